@@ -1,0 +1,19 @@
+/**
+ * The simulated clock: the only place in bvs-mock that touches real time (DESIGN.md "One simulated
+ * clock", STYLE.md rule 4). Everything else takes a {@link SimulatedClock} and reads `now()` from it.
+ */
+export { SimulatedClock, createClock } from './simulated-clock';
+export { TimerQueue } from './timer-queue';
+export type { QueuedTimer } from './timer-queue';
+export { CLOCK_MODES, isClockMode } from './clock-mode';
+export type { ClockMode } from './clock-mode';
+export { DEFAULT_CLOCK_START, DEFAULT_MAX_STEPS } from './clock-options';
+export type { ClockOptions } from './clock-options';
+export { logClockError } from './clock-error-handler';
+export type { ClockErrorContext, ClockErrorHandler } from './clock-error-handler';
+export { StepLimitError } from './step-limit-error';
+export type { StepLimitErrorOptions } from './step-limit-error';
+export { systemTime } from './system-time';
+export type { SystemTime } from './system-time';
+export type { TimerCallback, TimerHandle } from './timer-handle';
+export type { ClockDescription } from './clock-description';

@@ -1,0 +1,393 @@
+import { performance } from 'node:perf_hooks';
+import type { ClockDescription } from './clock-description';
+import { logClockError, type ClockErrorContext } from './clock-error-handler';
+import { isClockMode, CLOCK_MODES, type ClockMode } from './clock-mode';
+import { checkSpeed, resolveClockOptions, type ClockOptions, type ResolvedClockOptions } from './clock-options';
+import { IdleWaiters } from './idle-waiters';
+import { RealTimer } from './real-timer';
+import { StepLimitError } from './step-limit-error';
+import type { TimerCallback, TimerHandle } from './timer-handle';
+import { TimerQueue, type QueuedTimer } from './timer-queue';
+
+/**
+ * An automatic run (instant, or realtime catching up) yields to I/O after this many timers or this
+ * much CPU time, whichever comes first, so an HTTP server in the same process keeps answering while
+ * a scenario with 100k events plays.
+ */
+const TURN_MAX_TIMERS = 1_000;
+const TURN_MAX_MS = 4;
+
+/**
+ * The one simulated clock: every time-based behaviour of bvs-mock (run durations, retries and
+ * backoff, token and URL expiry, timestamps) reads `now()` and schedules on it
+ * (DESIGN.md "One simulated clock"). Timers fire in order of due time, then of scheduling, in every
+ * mode, so the same scenario and requests always give the same events in the same order.
+ *
+ * Invariant the whole class leans on: no pending timer is due before `now()` (schedule clamps a past
+ * time to now), so firing a timer only ever moves time forward.
+ *
+ * @example
+ * const clock = createClock({ mode: 'manual' });
+ * clock.scheduleIn(1_000, () => console.log(clock.iso())); // 2026-01-15T10:00:01.000Z
+ * clock.advance(5_000);
+ * clock.iso(); // 2026-01-15T10:00:05.000Z
+ */
+export class SimulatedClock {
+  /** Start time in epoch ms; `reset()` returns here. */
+  readonly startedAt: number;
+  private readonly options: ResolvedClockOptions;
+  private readonly queue = new TimerQueue<TimerCallback>();
+  private currentMode: ClockMode;
+  private currentSpeed: number;
+  /** Simulated time; in realtime mode the last value observed (now() never reports less). */
+  private current: number;
+  /** Realtime: simulated time `anchorSim` corresponds to wall time `anchorWall`. */
+  private anchorSim: number;
+  private anchorWall: number;
+  private firing = false;
+  /** Timers fired by instant mode since the queue was last empty, checked against maxSteps. */
+  private stepsThisRun = 0;
+  private readonly realTimer = new RealTimer();
+  private readonly idleWaiters = new IdleWaiters();
+
+  constructor(options: ClockOptions = {}) {
+    this.options = resolveClockOptions(options);
+    this.startedAt = this.options.start;
+    this.currentMode = this.options.mode;
+    this.currentSpeed = this.options.speed;
+    this.current = this.startedAt;
+    this.anchorSim = this.startedAt;
+    this.anchorWall = this.options.wallNow();
+  }
+
+  /** Current mode. */
+  get mode(): ClockMode {
+    return this.currentMode;
+  }
+
+  /** Realtime speed factor. */
+  get speed(): number {
+    return this.currentSpeed;
+  }
+
+  /** Number of timers not yet fired. */
+  get pending(): number {
+    return this.queue.size;
+  }
+
+  /** Current simulated time in epoch ms; inside a timer callback, that timer's due time. */
+  now(): number {
+    if (this.currentMode === 'realtime' && !this.firing) {
+      // Hold at an unfired due time until its timer runs (real timers are late by a few ms), so
+      // nobody observes a time past a timer that then fires with an earlier now().
+      const reached = Math.min(this.wallTarget(), this.queue.peek()?.at ?? Infinity);
+      if (reached > this.current) this.current = reached;
+    }
+    return this.current;
+  }
+
+  /** {@link now} as a Date. */
+  nowDate(): Date {
+    return new Date(this.now());
+  }
+
+  /** {@link now} as ISO 8601 UTC with milliseconds, e.g. `2026-01-15T10:00:00.000Z`. */
+  iso(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  /** Due time of the next timer in epoch ms, or null when nothing is scheduled. */
+  nextAt(): number | null {
+    return this.queue.peek()?.at ?? null;
+  }
+
+  /**
+   * Runs `callback` at simulated time `at` (epoch ms or Date). A time in the past runs as soon as
+   * possible, at `now()`: time never goes backwards. A callback scheduled for the current time from
+   * inside another callback runs after everything already due at that time.
+   */
+  schedule(at: number | Date, callback: TimerCallback): TimerHandle {
+    const ms = at instanceof Date ? at.getTime() : at;
+    if (typeof ms !== 'number' || !Number.isFinite(ms)) {
+      throw new RangeError(`bvs-mock: clock: schedule(at) needs a finite time in epoch milliseconds, got ${String(at)}`);
+    }
+    const entry = this.queue.push(Math.max(ms, this.now()), callback);
+    const isHead = this.queue.peek() === entry;
+    // Inside a callback the running loop drives afterwards; otherwise wake the automatic modes.
+    if (!this.firing && (isHead || (this.currentMode === 'instant' && !this.realTimer.armedForNextTurn))) this.drive();
+    return this.handleFor(entry);
+  }
+
+  /** Runs `callback` `ms` milliseconds of simulated time from now; a negative delay means now. */
+  scheduleIn(ms: number, callback: TimerCallback): TimerHandle {
+    if (typeof ms !== 'number' || !Number.isFinite(ms)) {
+      throw new RangeError(`bvs-mock: clock: scheduleIn(ms) needs a finite number of milliseconds, got ${String(ms)}`);
+    }
+    return this.schedule(this.now() + ms, callback);
+  }
+
+  /**
+   * Moves time forward by `ms`, firing every timer due up to then in order (`now()` equals each
+   * timer's due time while it runs), and ends at exactly now + ms. In realtime mode `ms` counts from
+   * where the wall clock has got to, so `advance(0)` fires what a (fake) wall clock has reached.
+   * Returns the number of timers fired; throws {@link StepLimitError} past `maxSteps`.
+   */
+  advance(ms: number): number {
+    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+      throw new RangeError(
+        `bvs-mock: clock: advance(ms) needs a finite number of milliseconds >= 0, got ${String(ms)}; ` +
+          'time only moves forward (use reset() to go back to the start)',
+      );
+    }
+    this.assertNotFiring('advance()');
+    const from = this.currentMode === 'realtime' ? Math.max(this.now(), this.wallTarget()) : this.current;
+    const target = from + ms;
+    try {
+      const fired = this.fireUpTo('advance()', target);
+      this.current = target;
+      return fired;
+    } finally {
+      this.afterLever();
+    }
+  }
+
+  /**
+   * Fires timers until nothing is scheduled, including timers they schedule; returns how many fired.
+   * Throws {@link StepLimitError} after `maxSteps` timers (a timer rescheduling itself forever).
+   */
+  runAll(): number {
+    this.assertNotFiring('runAll()');
+    try {
+      return this.fireUpTo('runAll()', Infinity);
+    } finally {
+      this.afterLever();
+    }
+  }
+
+  /** Fires the next timer, moving time to its due time; returns false when nothing is scheduled. */
+  runNext(): boolean {
+    this.assertNotFiring('runNext()');
+    if (this.queue.size === 0) return false;
+    try {
+      this.fireNext();
+      return true;
+    } finally {
+      this.afterLever();
+    }
+  }
+
+  /**
+   * Resolves once nothing is scheduled (at once when nothing is). Rejects when an instant-mode run
+   * hits `maxSteps` or the clock is stopped with timers pending.
+   */
+  idle(): Promise<void> {
+    if (this.queue.size === 0) return Promise.resolve();
+    return this.idleWaiters.wait();
+  }
+
+  /**
+   * Switches mode at run time without moving time. Entering realtime anchors simulated time to the
+   * wall clock at this moment; `speed` (realtime factor) is kept for later if not given.
+   */
+  setMode(mode: ClockMode, options: { readonly speed?: number } = {}): void {
+    if (!isClockMode(mode)) {
+      throw new RangeError(`bvs-mock: clock: mode ${JSON.stringify(mode)} is not one of ${CLOCK_MODES.join(', ')}`);
+    }
+    const speed = options.speed === undefined ? this.currentSpeed : checkSpeed(options.speed);
+    this.current = this.now();
+    this.currentMode = mode;
+    this.currentSpeed = speed;
+    this.anchorSim = this.current;
+    this.anchorWall = this.options.wallNow();
+    this.stepsThisRun = 0;
+    if (!this.firing) this.drive();
+  }
+
+  /** Cancels every timer and moves time back to the start; the mode stays. */
+  reset(): void {
+    this.assertNotFiring('reset()');
+    this.queue.clear();
+    this.current = this.startedAt;
+    this.anchorSim = this.startedAt;
+    this.anchorWall = this.options.wallNow();
+    this.stepsThisRun = 0;
+    this.realTimer.release();
+    this.settleIdle();
+  }
+
+  /**
+   * Releases every real timer and switches to manual mode, so a process or a jest test can exit.
+   * Timers stay scheduled (advance/runAll still work; setMode resumes). Pending idle() promises reject.
+   */
+  stop(): void {
+    this.setMode('manual');
+    this.realTimer.release();
+    if (this.idleWaiters.size > 0) {
+      this.idleWaiters.rejectAll(
+        new Error(
+          `bvs-mock: clock: stopped with ${this.queue.size} timers pending, so idle() cannot resolve; ` +
+            'call runAll() or setMode() before awaiting idle()',
+        ),
+      );
+    }
+  }
+
+  /** Same as {@link stop}; for `afterEach(() => clock.dispose())`. */
+  dispose(): void {
+    this.stop();
+  }
+
+  /** The clock as the control API shows it. */
+  describe(): ClockDescription {
+    const nextAt = this.nextAt();
+    return {
+      mode: this.currentMode,
+      speed: this.currentSpeed,
+      now: this.iso(),
+      started_at: new Date(this.startedAt).toISOString(),
+      pending: this.queue.size,
+      next_at: nextAt === null ? null : new Date(nextAt).toISOString(),
+    };
+  }
+
+  private handleFor(entry: QueuedTimer<TimerCallback>): TimerHandle {
+    const queue = this.queue;
+    return {
+      at: entry.at,
+      get pending() {
+        return queue.has(entry);
+      },
+      cancel: () => this.cancel(entry),
+    };
+  }
+
+  private cancel(entry: QueuedTimer<TimerCallback>): boolean {
+    if (!this.queue.remove(entry)) return false;
+    if (!this.firing) {
+      this.settleIdle();
+      this.drive();
+    }
+    return true;
+  }
+
+  /** Simulated time the wall clock has reached in realtime mode (whole milliseconds). */
+  private wallTarget(): number {
+    return Math.floor(this.anchorSim + (this.options.wallNow() - this.anchorWall) * this.currentSpeed);
+  }
+
+  private fireUpTo(operation: string, limit: number): number {
+    let fired = 0;
+    for (let next = this.queue.peek(); next !== undefined && next.at <= limit; next = this.queue.peek()) {
+      if (fired >= this.options.maxSteps) {
+        throw new StepLimitError({ operation, limit: this.options.maxSteps, at: this.current });
+      }
+      this.fireNext();
+      fired++;
+    }
+    return fired;
+  }
+
+  private fireNext(): void {
+    const entry = this.queue.pop() as QueuedTimer<TimerCallback>;
+    this.current = entry.at;
+    this.firing = true;
+    try {
+      const result = entry.value();
+      if (isThenable(result)) result.then(undefined, (error) => this.report(error, { source: 'timer', at: entry.at }));
+    } catch (error) {
+      this.report(error, { source: 'timer', at: entry.at });
+    } finally {
+      this.firing = false;
+    }
+  }
+
+  /** One turn of an automatic mode: fire what is due, within the turn budget, then drive again. */
+  private pump(): void {
+    const mode = this.currentMode;
+    if (mode === 'manual') return;
+    const limit = mode === 'realtime' ? this.wallTarget() : Infinity;
+    const deadline = performance.now() + TURN_MAX_MS;
+    let fired = 0;
+    for (let next = this.queue.peek(); next !== undefined && next.at <= limit; next = this.queue.peek()) {
+      if (this.currentMode !== mode || fired === TURN_MAX_TIMERS) break;
+      if (fired % 64 === 0 && fired > 0 && performance.now() > deadline) break;
+      if (mode === 'instant') {
+        if (this.stepsThisRun >= this.options.maxSteps) return this.haltRun();
+        this.stepsThisRun++;
+      }
+      this.fireNext();
+      fired++;
+    }
+    this.settleIdle();
+    this.drive();
+  }
+
+  /** Arms the one real timer the current mode needs, or none; never more than one at a time. */
+  private drive(): void {
+    if (this.queue.size === 0 || this.currentMode === 'manual') return this.realTimer.release();
+    if (this.currentMode === 'realtime') {
+      const next = this.queue.peek() as QueuedTimer<TimerCallback>;
+      const wait = Math.ceil((next.at - this.wallTarget()) / this.currentSpeed);
+      if (wait > 0) return this.realTimer.armAfter(wait, () => this.pump());
+    }
+    this.realTimer.armNextTurn(() => this.pump());
+  }
+
+  private afterLever(): void {
+    // A lever in realtime mode may leave time ahead of the wall clock; continue from there.
+    if (this.currentMode === 'realtime' && this.current > this.wallTarget()) {
+      this.anchorSim = this.current;
+      this.anchorWall = this.options.wallNow();
+    }
+    this.settleIdle();
+    this.drive();
+  }
+
+  private haltRun(): void {
+    const error = new StepLimitError({ operation: 'instant mode', limit: this.options.maxSteps, at: this.current });
+    this.stepsThisRun = 0;
+    this.realTimer.release();
+    this.report(error, { source: 'step-limit', at: this.current });
+    this.idleWaiters.rejectAll(error);
+  }
+
+  private settleIdle(): void {
+    if (this.queue.size > 0) return;
+    this.stepsThisRun = 0;
+    this.idleWaiters.resolveAll();
+  }
+
+  private report(error: unknown, context: ClockErrorContext): void {
+    try {
+      this.options.onError(error, context);
+    } catch (hookError) {
+      // A throwing hook must not break the clock either.
+      logClockError(hookError, context);
+    }
+  }
+
+  private assertNotFiring(operation: string): void {
+    if (this.firing) {
+      throw new Error(
+        `bvs-mock: clock: ${operation} was called from inside a timer callback; ` +
+          'schedule a timer instead (time moves only between callbacks)',
+      );
+    }
+  }
+}
+
+/**
+ * Creates a {@link SimulatedClock}; the entry point the engine, the server and tests use.
+ *
+ * @example
+ * const clock = createClock({ mode: 'instant' });
+ * clock.scheduleIn(3_600_000, finishRun);
+ * await clock.idle(); // the hour played in milliseconds
+ */
+export function createClock(options: ClockOptions = {}): SimulatedClock {
+  return new SimulatedClock(options);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}

@@ -1,0 +1,14 @@
+/**
+ * The one injection point for the machine's wall clock.
+ *
+ * Only `realtime` mode reads it (to turn elapsed wall time into simulated time). Tests inject a fake
+ * `wallNow` to drive realtime mode without sleeping; everything else in bvs-mock reads time from the
+ * simulated clock, never from here (STYLE.md rule 4).
+ */
+export interface SystemTime {
+  /** Wall-clock time in epoch milliseconds. */
+  readonly wallNow: () => number;
+}
+
+/** The real wall clock: `Date.now`. */
+export const systemTime: SystemTime = { wallNow: () => Date.now() };

@@ -1,0 +1,3 @@
+/** Contract checks of payloads against the schemas. */
+export { SCHEMA_CATALOG, SCHEMA_NAMES } from './schema-catalog';
+export { validatePayload, type PayloadCheck } from './validate-payload';

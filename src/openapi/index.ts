@@ -1,0 +1,4 @@
+/** The OpenAPI 3.1 document of the service, built from the zod schemas. */
+export { buildOpenApiDocument, type OpenApiDocument } from './build-document';
+export { documentToJson, documentToYaml } from './serialize-document';
+export { writeDocument, DOCUMENT_DIR } from './write-document';

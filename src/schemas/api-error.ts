@@ -1,0 +1,65 @@
+import { outbound } from './outbound';
+import { z } from './zod';
+
+/**
+ * Machine-readable error codes of the API. The spec shows neither the error
+ * body nor the codes (spec §7.6); this catalogue and the HTTP status of each
+ * are bvs-mock's choice (docs/fidelity.md, "Error body").
+ */
+export const API_ERROR_STATUS = {
+  https_required: 400,
+  malformed_json: 400,
+  invalid_request: 400,
+  unauthorized: 401,
+  invalid_token: 401,
+  token_expired: 401,
+  invalid_client: 401,
+  insufficient_scope: 403,
+  not_found: 404,
+  route_not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  url_expired: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_failed: 422,
+  unsupported_grant_type: 400,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+/** One machine-readable error code. */
+export type ApiErrorCode = keyof typeof API_ERROR_STATUS;
+
+export const ApiErrorCodeName = z
+  .enum(Object.keys(API_ERROR_STATUS) as [ApiErrorCode, ...ApiErrorCode[]])
+  .openapi('ApiErrorCode');
+
+/** One problem of a request, located by a JSON path into the body (or the query, `$query.x`). */
+export const ApiErrorIssue = outbound(
+  z.strictObject({
+    path: z.string().openapi({ example: '$.entity_validation.country' }),
+    code: z.string().openapi({ example: 'invalid_format' }),
+    message: z.string().openapi({ example: 'must be a two-letter upper-case country code (ISO 3166-1 alpha-2), like CL' }),
+  }),
+  'ApiErrorIssue',
+);
+
+/** The one error shape of every API error response. */
+export const ApiError = outbound(
+  z.strictObject({
+    error: outbound(
+      z.strictObject({
+        code: ApiErrorCodeName,
+        message: z.string().openapi({ example: 'The request body has 1 problem: $.country: must be a two-letter upper-case country code.' }),
+        status: z.number().int().min(400).max(599),
+        request_id: z.string().openapi({ example: 'req_000042' }),
+        issues: z.array(ApiErrorIssue).openapi({ description: 'Every problem found in the input; empty when the error is not about input.' }),
+      }),
+    ),
+  }),
+  'Error',
+);
+
+export type ApiError = z.infer<typeof ApiError>;

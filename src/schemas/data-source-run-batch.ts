@@ -1,0 +1,44 @@
+import { idOf } from './ids';
+import { outbound } from './outbound';
+import { DataSourceRunSummary } from './data-source-run';
+import { LegacyWebhook } from './legacy-webhook';
+import { HttpUrl, Tin, Timestamp } from './primitives';
+import { RaisedAlert } from './raised-alert';
+import { z } from './zod';
+
+/** `direct` for the main entity's batch, `related` for a partner's (values seen; spec §2). */
+export const ExecutionType = z.enum(['direct', 'related']).openapi({
+  description: 'direct: the main entity; related: a partner. Values seen in the spec.',
+});
+
+/** `normal` is the only value the spec shows. */
+export const RequestType = z.enum(['normal']).openapi({ description: 'Value seen in the spec: normal.' });
+
+/**
+ * A data source run batch (spec §2). Batches are self-similar: `child_batches`
+ * holds one batch per related entity, in the same shape, empty when there are none.
+ */
+export const DataSourceRunBatch = outbound(
+  z.strictObject({
+    id: idOf('dsrb'),
+    runs_succeeded: z.boolean().openapi({ description: "Overall success of the batch's runs." }),
+    entity_validation_id: idOf('evl'),
+    tin: Tin,
+    information_request_id: idOf('irq').nullable(),
+    parent_batch_id: idOf('dsrb').nullable().openapi({ description: "Null for the main entity's batch." }),
+    execution_type: ExecutionType,
+    request_type: RequestType,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    consolidated_report_url: HttpUrl.nullable().openapi({ description: 'PDF download URL when available (pre-signed, 24 hours).' }),
+    data_source_runs: z.array(DataSourceRunSummary),
+    raised_alerts: z.array(RaisedAlert).openapi({ description: "Alerts of the batch's own entity only." }),
+    get child_batches() {
+      return z.array(DataSourceRunBatch);
+    },
+    webhook: LegacyWebhook.nullable().openapi({ description: 'Legacy model only; null otherwise.' }),
+  }),
+  'DataSourceRunBatch',
+);
+
+export type DataSourceRunBatch = z.infer<typeof DataSourceRunBatch>;

@@ -1,0 +1,24 @@
+/**
+ * The contract of the Business Validation Service as zod schemas: every
+ * resource, request, response and event body of the spec. TypeScript types are
+ * inferred from these schemas. Nothing here imports other bvs-mock modules.
+ */
+export * from './api-error';
+export * from './data-source-run';
+export * from './data-source-run-batch';
+export * from './entity-validation';
+export * from './entity-validation-create';
+export * from './event-types';
+export * from './events';
+export * from './examples';
+export * from './formation';
+export * from './ids';
+export * from './information-request';
+export * from './legacy-webhook';
+export * from './oauth';
+export * from './parse-result';
+export * from './primitives';
+export * from './raised-alert';
+export * from './scopes';
+export * from './webhook-endpoint';
+export { z } from './zod';

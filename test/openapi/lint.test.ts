@@ -1,0 +1,17 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+test('the committed document passes Redocly lint (recommended-strict) with no problems', () => {
+  const redocly = join(ROOT, 'node_modules', '.bin', 'redocly');
+  const output = execFileSync(redocly, ['lint', 'openapi/openapi.yaml', '--format=json'], {
+    cwd: ROOT,
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const report = JSON.parse(output) as { totals: { errors: number; warnings: number }; problems: unknown[] };
+  expect(report.problems).toEqual([]);
+  expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+});
