@@ -8,7 +8,7 @@ module.exports = {
   roots: ['<rootDir>/test', '<rootDir>/src'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.(t|j|mj)s$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }],
+    '^.+\\.(t|j|mj)s$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(rettime|until-async|@open-draft)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],

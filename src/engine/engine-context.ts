@@ -1,0 +1,39 @@
+import type { SimulatedClock } from '../clock';
+import type { UrlSigner } from '../reports/url-signer';
+import type { WebhookEvent } from '../schemas';
+import type { IdSource } from './id-source';
+import type { OrganizationState } from './organization-state';
+
+/** What to emit: the engine adds the sequence number, organization and time. */
+export interface EmitInput {
+  /** The envelope; its `type` is the event type. */
+  body: WebhookEvent;
+  validationId: string;
+  resourceId: string;
+  legacyWebhookUrl: string | null;
+}
+
+/** Organization settings the engine reads (spec §6 rule 4: child_batches_ready is gated by one). */
+export interface PlaySettings {
+  child_batches_ready: boolean;
+}
+
+/** The services every part of a play uses; one per engine. */
+export interface EngineContext {
+  clock: SimulatedClock;
+  ids: IdSource;
+  signer: UrlSigner;
+  emit(state: OrganizationState, input: EmitInput): void;
+}
+
+/** Paths of the files behind pre-signed URLs (served by the API server). */
+export const FILE_PATHS = {
+  consolidatedReport: (batchId: string) => `/_mock/files/reports/${batchId}.pdf`,
+  legalReport: (batchId: string) => `/_mock/files/legal_reports/${batchId}.pdf`,
+  document: (documentId: string) => `/_mock/files/documents/${documentId}.pdf`,
+} as const;
+
+/** Path of the page where the recipient of an information request answers it. */
+export function recipientPath(requestId: string): string {
+  return `/_mock/recipient/${requestId}`;
+}

@@ -1,0 +1,240 @@
+import type { SimulatedClock } from '../clock';
+import type { UrlSigner } from '../reports/url-signer';
+import type {
+  DataSourceRunRecords,
+  EntityValidation,
+  EntityValidationCreateFields,
+  InformationRequest,
+  Scenario,
+  ScenarioInformationRequest,
+} from '../schemas';
+import { done, refuse, type ActionResult } from './action-result';
+import type { EngineContext, PlaySettings } from './engine-context';
+import type { EngineEvent, EventSink } from './engine-event';
+import { IdSource } from './id-source';
+import { InformationRequestFlow } from './information-request-flow';
+import { OrganizationState } from './organization-state';
+import { renderInformationRequest } from './render-information-request';
+import { renderValidation } from './render-validation';
+import { TreePlay } from './tree-play';
+import { createRootValidation } from './validation-records';
+
+/** Where the engine finds scenarios: by name (the `X-Mock-Scenario` header) and by TIN. */
+export interface ScenarioSource {
+  byName(name: string): Scenario | undefined;
+  forTin(tin: string): Scenario | undefined;
+}
+
+/** Options of an {@link Engine}. */
+export interface EngineOptions {
+  clock: SimulatedClock;
+  /** Seed of ids; the same seed, scenarios and calls give byte-identical payloads. Default 1. */
+  seed?: number;
+  scenarios: ScenarioSource;
+  /** The tree played for a TIN no scenario names (DESIGN.md, Scenarios). */
+  generate: (input: { tin: string; country: string }) => Scenario;
+  /** Signs report and document URLs (24 hours, spec §8). */
+  signer: UrlSigner;
+  /** Organization settings; default: child_batches_ready on. */
+  settings?: (organizationId: string) => PlaySettings;
+}
+
+/** Input of {@link Engine.createValidation}. */
+export interface CreateValidationInput {
+  organizationId: string;
+  request: EntityValidationCreateFields;
+  /** A scenario chosen by name (the `X-Mock-Scenario` header), instead of by TIN. */
+  scenarioName?: string;
+}
+
+/**
+ * The information request played when a create call asks for one and the
+ * scenario scripts none (docs/fidelity.md): one document, driven through the control API.
+ */
+const DEFAULT_INFORMATION_REQUEST: ScenarioInformationRequest = {
+  name: 'Information request',
+  template_id: 'irt_default',
+  always: false,
+  items: [{ name: 'Company deed', kind: 'document', extract_after: 5_000, extraction_fails: false, extracted_data: {} }],
+  steps: [],
+};
+
+/**
+ * The simulation engine: per-organization state, and the scenario player that
+ * turns each validation into state changes and events on the simulated clock.
+ * It has no HTTP in it: events go to the sinks (delivery, or a test).
+ *
+ * @example
+ * const engine = new Engine({ clock, scenarios: library, generate: generateScenario, signer });
+ * engine.subscribe((event) => events.push(event));
+ * engine.createValidation({ organizationId: 'acme', request: { tin: '76086428-5', country: 'CL' } });
+ * await clock.idle();
+ */
+export class Engine {
+  private readonly ctx: EngineContext;
+  private readonly ids: IdSource;
+  private readonly options: EngineOptions;
+  private readonly organizations = new Map<string, OrganizationState>();
+  private readonly sinks = new Set<EventSink>();
+  /** Plays by main batch id, and scenarios by main validation id (for revalidations). */
+  private readonly plays = new Map<string, TreePlay>();
+  private readonly scenarioOf = new Map<string, Scenario>();
+  private readonly flows = new Map<string, InformationRequestFlow>();
+  private sequence = 0;
+
+  constructor(options: EngineOptions) {
+    this.options = options;
+    this.ids = new IdSource(options.seed ?? 1, () => options.clock.now());
+    this.ctx = {
+      clock: options.clock,
+      ids: this.ids,
+      signer: options.signer,
+      emit: (state, input) => {
+        this.sequence += 1;
+        const event: EngineEvent = {
+          sequence: this.sequence,
+          organizationId: state.id,
+          type: input.body.type,
+          body: input.body,
+          validationId: input.validationId,
+          resourceId: input.resourceId,
+          legacyWebhookUrl: input.legacyWebhookUrl,
+          emittedAt: options.clock.iso(),
+        };
+        for (const sink of this.sinks) sink(event);
+      },
+    };
+  }
+
+  /** Adds a sink for every event from now on; returns a function that removes it. */
+  subscribe(sink: EventSink): () => void {
+    this.sinks.add(sink);
+    return () => this.sinks.delete(sink);
+  }
+
+  /** The state of one organization (created empty on first use). */
+  organization(organizationId: string): OrganizationState {
+    let state = this.organizations.get(organizationId);
+    if (!state) {
+      state = new OrganizationState(organizationId);
+      this.organizations.set(organizationId, state);
+    }
+    return state;
+  }
+
+  /** The scenario a create call plays: by name when given, else by TIN, else generated from the TIN. */
+  chooseScenario(input: { tin: string; country: string; scenarioName?: string | undefined }): ActionResult<Scenario> {
+    if (input.scenarioName !== undefined) {
+      const scenario = this.options.scenarios.byName(input.scenarioName);
+      return scenario ? done(scenario) : refuse('scenario_not_found', `no scenario named "${input.scenarioName}"; GET /_mock/scenarios lists them`);
+    }
+    return done(this.options.scenarios.forTin(input.tin) ?? this.options.generate({ tin: input.tin, country: input.country }));
+  }
+
+  /** Creates a validation and starts playing its tree now (spec §4, POST entity_validations). */
+  createValidation(input: CreateValidationInput): ActionResult<EntityValidation> {
+    const chosen = this.chooseScenario({ tin: input.request.tin, country: input.request.country, scenarioName: input.scenarioName });
+    if (!chosen.ok) return chosen;
+    const scenario = chosen.value;
+    const state = this.organization(input.organizationId);
+    const root = createRootValidation(this.ctx, state, { organizationId: input.organizationId, request: input.request, script: scenario.entity });
+    const asked = input.request.information_request;
+    const requestScript = asked !== undefined || scenario.information_request?.always ? (scenario.information_request ?? DEFAULT_INFORMATION_REQUEST) : undefined;
+    const requestId = requestScript ? this.ids.next('irq') : null;
+    const play = this.startPlay(state, root, scenario, requestId);
+    if (requestScript && requestId !== null) {
+      const flow = new InformationRequestFlow({
+        ctx: this.ctx,
+        state,
+        root,
+        id: requestId,
+        batchId: play.rootBatch.id,
+        templateId: asked?.template_id ?? requestScript.template_id,
+        webhookUrl: asked?.webhook_url ?? null,
+        script: requestScript,
+      });
+      this.flows.set(flow.record.id, flow);
+    }
+    this.scenarioOf.set(root.id, scenario);
+    return done(renderValidation(state, root));
+  }
+
+  private startPlay(state: OrganizationState, root: ReturnType<typeof createRootValidation>, scenario: Scenario, requestId: string | null): TreePlay {
+    const settings = this.options.settings?.(state.id) ?? { child_batches_ready: true };
+    const play = new TreePlay({ ctx: this.ctx, state, root, scenario, settings, informationRequestId: requestId });
+    this.plays.set(play.rootBatch.id, play);
+    play.start();
+    return play;
+  }
+
+  /** The validation as it stands now, or undefined when the organization has none with that id. */
+  getValidation(organizationId: string, id: string): EntityValidation | undefined {
+    const state = this.organizations.get(organizationId);
+    const validation = state?.validations.get(id);
+    return state && validation ? renderValidation(state, validation) : undefined;
+  }
+
+  /** The records of a run (docs/fidelity.md row 17); empty until the run succeeded. */
+  getRecords(organizationId: string, runId: string): DataSourceRunRecords | undefined {
+    const run = this.organizations.get(organizationId)?.runs.get(runId);
+    if (!run) return undefined;
+    const records = run.status === 'succeeded' ? structuredClone(run.script.records) : [];
+    return { data_source_run_id: run.id, type: run.type, count: records.length, records };
+  }
+
+  /** Plays a validation's tree again as a new run; formation.ready fires once more (spec §6 rule 2). */
+  revalidate(organizationId: string, id: string): ActionResult<EntityValidation> {
+    const state = this.organizations.get(organizationId);
+    const root = state?.validations.get(id);
+    if (!state || !root) return refuse('not_found', `no entity validation ${id} in organization ${organizationId}`);
+    const scenario = this.scenarioOf.get(root.id);
+    if (!scenario) return refuse('conflict', `${id} is a related entity; revalidate the validation it belongs to (${root.rootId})`);
+    this.startPlay(state, root, scenario, null);
+    return done(renderValidation(state, root));
+  }
+
+  /** Supplies the input a run waits for in missing_input_data; its script goes on from now. */
+  supplyInput(organizationId: string, runId: string): ActionResult {
+    const run = this.organizations.get(organizationId)?.runs.get(runId);
+    if (!run) return refuse('not_found', `no data source run ${runId} in organization ${organizationId}`);
+    if (!run.waitingForInput) return refuse('conflict', `${runId} is ${run.status}, not waiting for input (missing_input_data)`);
+    run.waitingForInput.resume();
+    return done(undefined);
+  }
+
+  /** Generates the consolidated report of a main batch on demand; works after a partner's definitive failure (spec §6 rule 4). */
+  generateConsolidatedReport(organizationId: string, batchId: string): ActionResult {
+    const batch = this.organizations.get(organizationId)?.batches.get(batchId);
+    const play = this.plays.get(batchId);
+    if (!batch) return refuse('not_found', `no data source run batch ${batchId} in organization ${organizationId}`);
+    if (!play) return refuse('conflict', `${batchId} is a related entity's batch; reports cover the whole tree, so ask for the main batch (${batch.parentBatchId})`);
+    play.reportReady();
+    return done(undefined);
+  }
+
+  /** An information request as its events carry it. */
+  getInformationRequest(organizationId: string, id: string): InformationRequest | undefined {
+    const state = this.organizations.get(organizationId);
+    const request = state?.informationRequests.get(id);
+    return state && request ? renderInformationRequest(state, request) : undefined;
+  }
+
+  /** The flow of an information request, to drive it (submit, analyze, assign, evaluate). */
+  informationRequestFlow(organizationId: string, id: string): ActionResult<InformationRequestFlow> {
+    const flow = this.flows.get(id);
+    if (!flow || !this.organizations.get(organizationId)?.informationRequests.has(id)) {
+      return refuse('not_found', `no information request ${id} in organization ${organizationId}`);
+    }
+    return done(flow);
+  }
+
+  /** Forgets every organization's state and starts ids and sequence numbers over; the clock is reset by its owner. */
+  reset(): void {
+    this.organizations.clear();
+    this.plays.clear();
+    this.scenarioOf.clear();
+    this.flows.clear();
+    this.ids.reset();
+    this.sequence = 0;
+  }
+}

@@ -1,0 +1,193 @@
+import type { ScenarioInformationRequest, ScenarioInformationRequestStep, WebhookEvent } from '../schemas';
+import { done, refuse, type ActionResult } from './action-result';
+import type { EngineContext } from './engine-context';
+import { recipientPath } from './engine-context';
+import { OrganizationState } from './organization-state';
+import { renderAssignment, renderInformationRequest, renderRequestableItem } from './render-information-request';
+import type { InformationRequestRecord, RequestableItemRecord, ValidationRecord } from './records';
+
+const { must } = OrganizationState;
+
+/** Options of {@link InformationRequestFlow}. */
+export interface InformationRequestFlowOptions {
+  ctx: EngineContext;
+  state: OrganizationState;
+  root: ValidationRecord;
+  /** The id, reserved before the main batch was made so the batch could name it. */
+  id: string;
+  batchId: string;
+  templateId: string;
+  webhookUrl: string | null;
+  script: ScenarioInformationRequest;
+}
+
+/**
+ * An information request and its flow: the recipient submits items, each is
+ * extracted, the AI analysis runs, reviewers are assigned and the responsible
+ * reviewer evaluates (spec §1.5, §6). Steps are scripted by the scenario or
+ * driven through the control API; statuses follow docs/fidelity.md row 13.
+ */
+export class InformationRequestFlow {
+  readonly record: InformationRequestRecord;
+  private readonly ctx: EngineContext;
+  private readonly state: OrganizationState;
+  private readonly root: ValidationRecord;
+
+  constructor(options: InformationRequestFlowOptions) {
+    const { ctx, state, script } = options;
+    this.ctx = ctx;
+    this.state = state;
+    this.root = options.root;
+    const now = ctx.clock.iso();
+    this.record = {
+      id: options.id,
+      validationId: options.root.id,
+      name: script.name,
+      templateId: options.templateId,
+      status: 'pending',
+      createdAt: now,
+      recipientUrl: ctx.signer.absolute(recipientPath(options.id)),
+      consolidatedReportUrl: null,
+      responsibleComment: null,
+      itemIds: [],
+      assignmentIds: [],
+      informationSheet: null,
+      analysisChat: [],
+      webhook: options.webhookUrl === null ? null : { id: ctx.ids.next('wbh'), webhook_url: options.webhookUrl, created_at: now },
+      batchId: options.batchId,
+      collected: false,
+    };
+    for (const item of script.items) {
+      const id = ctx.ids.next('rqi');
+      state.requestableItems.set(id, {
+        id,
+        informationRequestId: this.record.id,
+        name: item.name,
+        kind: item.kind,
+        status: 'pending',
+        documentId: null,
+        extractedData: null,
+        createdAt: now,
+        updatedAt: now,
+        script: item,
+      });
+      this.record.itemIds.push(id);
+    }
+    state.informationRequests.set(this.record.id, this.record);
+    options.root.informationRequestIds.push(this.record.id);
+    this.scheduleSteps(script.steps);
+  }
+
+  private scheduleSteps(steps: readonly ScenarioInformationRequestStep[]): void {
+    let at = this.ctx.clock.now();
+    for (const step of steps) {
+      at += step.after;
+      this.ctx.clock.schedule(at, () => this.play(step));
+    }
+  }
+
+  /** Scripted steps are played like driven ones; a refusal (say, evaluating twice) is simply skipped. */
+  private play(step: ScenarioInformationRequestStep): void {
+    if (step.submit !== undefined) this.submit(step.submit);
+    else if (step.analyze !== undefined) this.analyze(step.analyze);
+    else if (step.assign !== undefined) this.assign(step.assign);
+    else if (step.complete_assignment !== undefined) this.completeAssignment(step.complete_assignment);
+    else if (step.evaluate !== undefined) this.evaluate(step.evaluate.comment);
+  }
+
+  private items(): RequestableItemRecord[] {
+    return this.record.itemIds.map((id) => must(this.state.requestableItems, id));
+  }
+
+  /** The recipient submits items (by name, or all pending ones); each is extracted after its scripted time. */
+  submit(names: 'all' | readonly string[]): ActionResult {
+    const items = this.items();
+    const chosen = names === 'all' ? items.filter((item) => item.status === 'pending') : names.map((name) => items.find((item) => item.name === name));
+    const unknown = names === 'all' ? [] : names.filter((_name, index) => chosen[index] === undefined);
+    if (unknown.length > 0) return refuse('not_found', `no item named ${unknown.map((name) => JSON.stringify(name)).join(', ')}; items are ${items.map((item) => JSON.stringify(item.name)).join(', ')}`);
+    const already = (chosen as RequestableItemRecord[]).filter((item) => item.status !== 'pending');
+    if (already.length > 0) return refuse('conflict', `already submitted: ${already.map((item) => JSON.stringify(item.name)).join(', ')}`);
+    if (chosen.length === 0) return refuse('conflict', 'every item is already submitted');
+    const now = this.ctx.clock.now();
+    for (const item of chosen as RequestableItemRecord[]) {
+      item.status = 'submitted';
+      item.updatedAt = this.ctx.clock.iso();
+      this.ctx.clock.schedule(now + item.script.extract_after, () => this.extracted(item));
+    }
+    if (!this.record.collected && items.every((item) => item.status !== 'pending')) {
+      // all_items_collected fires when the recipient has submitted everything (spec §6, Triggers).
+      this.record.collected = true;
+      this.emit({ type: 'information_request.all_items_collected', information_request: this.render() }, this.record.id);
+      this.setStatus('items_collected');
+    }
+    return done(undefined);
+  }
+
+  private extracted(item: RequestableItemRecord): void {
+    const failed = item.script.extraction_fails;
+    item.status = failed ? 'extraction_failed' : 'extracted';
+    item.documentId = item.kind === 'document' ? this.ctx.ids.next('doc') : null;
+    item.extractedData = failed ? null : structuredClone(item.script.extracted_data);
+    item.updatedAt = this.ctx.clock.iso();
+    this.emit({ type: 'information_request.requestable_item.extracted', requestable_item: renderRequestableItem(item) }, item.id);
+  }
+
+  /** The AI analysis completes. */
+  analyze(input: { information_sheet: Record<string, unknown>; chat: ReadonlyArray<{ role: 'assistant' | 'user'; content: string }> }): ActionResult {
+    if (this.record.status === 'evaluated') return refuse('conflict', 'the request is already evaluated');
+    const at = this.ctx.clock.iso();
+    this.record.informationSheet = structuredClone(input.information_sheet);
+    this.record.analysisChat.push(...input.chat.map((message) => ({ ...message, created_at: at })));
+    this.emit({ type: 'information_request.analysis_success', information_request: this.render() }, this.record.id);
+    this.setStatus('in_review');
+    return done(undefined);
+  }
+
+  /** A reviewer is assigned; the assignment starts in progress. */
+  assign(input: { reviewer_email: string; role: 'reviewer' | 'responsible' }): ActionResult<string> {
+    const taken = this.record.assignmentIds.map((id) => must(this.state.assignments, id)).find((assignment) => assignment.reviewerEmail === input.reviewer_email);
+    if (taken) return refuse('conflict', `${input.reviewer_email} is already assigned (${taken.id})`);
+    const id = this.ctx.ids.next('asg');
+    const now = this.ctx.clock.iso();
+    const assignment = { id, informationRequestId: this.record.id, reviewerEmail: input.reviewer_email, role: input.role, status: 'in_progress' as const, createdAt: now, updatedAt: now };
+    this.state.assignments.set(id, assignment);
+    this.record.assignmentIds.push(id);
+    this.emit({ type: 'information_request.assignment.updated', assignment: renderAssignment(assignment) }, id);
+    return done(id);
+  }
+
+  /** The assignment of a reviewer is completed. */
+  completeAssignment(reviewerEmail: string): ActionResult {
+    const assignment = this.record.assignmentIds.map((id) => must(this.state.assignments, id)).find((candidate) => candidate.reviewerEmail === reviewerEmail);
+    if (!assignment) return refuse('not_found', `${reviewerEmail} is not assigned to ${this.record.id}`);
+    if (assignment.status === 'completed') return refuse('conflict', `the assignment of ${reviewerEmail} is already completed`);
+    assignment.status = 'completed';
+    assignment.updatedAt = this.ctx.clock.iso();
+    this.emit({ type: 'information_request.assignment.updated', assignment: renderAssignment(assignment) }, assignment.id);
+    return done(undefined);
+  }
+
+  /** The responsible reviewer submits the after-evaluation form: the only moment `responsible_comment` is set. */
+  evaluate(comment: string): ActionResult {
+    if (this.record.status === 'evaluated') return refuse('conflict', 'the request is already evaluated; evaluated fires only once per submission');
+    this.record.responsibleComment = comment;
+    this.record.status = 'evaluated';
+    this.emit({ type: 'information_request.evaluated', information_request: this.render() }, this.record.id);
+    this.emit({ type: 'information_request.status_updated', information_request: this.render() }, this.record.id);
+    return done(undefined);
+  }
+
+  private setStatus(status: InformationRequestRecord['status']): void {
+    if (this.record.status === status) return;
+    this.record.status = status;
+    this.emit({ type: 'information_request.status_updated', information_request: this.render() }, this.record.id);
+  }
+
+  private render() {
+    return renderInformationRequest(this.state, this.record);
+  }
+
+  private emit(body: WebhookEvent, resourceId: string): void {
+    this.ctx.emit(this.state, { body, validationId: this.root.id, resourceId, legacyWebhookUrl: this.record.webhook?.webhook_url ?? null });
+  }
+}

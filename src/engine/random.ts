@@ -1,0 +1,42 @@
+/**
+ * A seeded pseudo-random source (sfc32): the only randomness of the engine, so
+ * the same seed and the same calls give the same ids and the same payloads.
+ */
+export interface Random {
+  /** A float in [0, 1). */
+  next(): number;
+  /** An integer in [0, max). */
+  int(max: number): number;
+}
+
+/** Creates a {@link Random} from a numeric seed. */
+export function createRandom(seed: number): Random {
+  let a = 0x9e3779b9 ^ seed;
+  let b = 0x243f6a88 ^ Math.imul(seed, 0x85ebca6b);
+  let c = 0xb7e15162 ^ Math.imul(seed, 0xc2b2ae35);
+  let d = 1;
+  const next = (): number => {
+    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    let t = (a + b) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    d = (d + 1) | 0;
+    t = (t + d) | 0;
+    c = (c + t) | 0;
+    return (t >>> 0) / 4294967296;
+  };
+  // Warm up so that close seeds do not start with close values.
+  for (let i = 0; i < 12; i += 1) next();
+  return { next, int: (max) => Math.floor(next() * max) };
+}
+
+/** A stable 32-bit hash of a string (FNV-1a), for seeding from text such as a TIN. */
+export function hashString(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}

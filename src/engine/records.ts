@@ -1,0 +1,151 @@
+import type {
+  AlertSeverity,
+  AnalysisMessage,
+  AssignmentStatus,
+  DataSourceRunStatus,
+  EntityCategory,
+  InformationRequestStatus,
+  LegacyWebhook,
+  RequestableItemStatus,
+  RiskLevel,
+  ScenarioFormation,
+  ScenarioPartner,
+  ScenarioRequestableItem,
+  ScenarioRun,
+  z,
+} from '../schemas';
+
+/**
+ * The engine's internal state: mutable records, one per resource, linked by
+ * id. API shapes are rendered from them on demand (see `render-*.ts`), so
+ * every event and response is a fresh snapshot.
+ */
+
+/** An entity validation: the main entity of a tree, or a related entity. */
+export interface ValidationRecord {
+  id: string;
+  organizationId: string;
+  tin: string;
+  country: string;
+  category: z.infer<typeof EntityCategory>;
+  name: string;
+  surname: string;
+  displayName: string;
+  riskLevel: z.infer<typeof RiskLevel>;
+  createdAt: string;
+  /** Batches of this validation, oldest first (a revalidation adds one). */
+  batchIds: string[];
+  /** Related entities made visible by discovery, in discovery order. */
+  relatedEntityIds: string[];
+  informationRequestIds: string[];
+  webhook: LegacyWebhook | null;
+  /** The validation created through the API that this one belongs to (itself for a main entity). */
+  rootId: string;
+  /** Partner validations by TIN, created on first need (discovery or a formation naming them). */
+  partnersByTin: Map<string, string>;
+  /** Whether `child_batches_ready` fired for this validation: it fires once per validation (spec §6 rule 4). */
+  childBatchesReadyFired: boolean;
+}
+
+/** A data source run batch. */
+export interface BatchRecord {
+  id: string;
+  validationId: string;
+  tin: string;
+  informationRequestId: string | null;
+  parentBatchId: string | null;
+  executionType: 'direct' | 'related';
+  createdAt: string;
+  updatedAt: string;
+  consolidatedReportUrl: string | null;
+  runIds: string[];
+  alertIds: string[];
+  childBatchIds: string[];
+  runsSucceeded: boolean;
+  webhook: LegacyWebhook | null;
+}
+
+/** A data source run and what is left of its script. */
+export interface RunRecord {
+  id: string;
+  type: string;
+  /** The part of `type` after the slash: the key of the run's `data` (docs/fidelity.md row 3). */
+  sourceName: string;
+  validationId: string;
+  batchId: string;
+  createdAt: string;
+  succeededAt: string | null;
+  status: z.infer<typeof DataSourceRunStatus>;
+  script: ScenarioRun;
+  /** Set while the run waits in `missing_input_data`: resumes the script once input arrives. */
+  waitingForInput: { resume(): void } | null;
+}
+
+/** A raised alert. */
+export interface AlertRecord {
+  id: string;
+  name: string;
+  severity: z.infer<typeof AlertSeverity>;
+  validationId: string;
+  batchId: string;
+}
+
+/** The formation delivered by one play (a revalidation makes a new one). */
+export interface FormationRecord {
+  validationId: string;
+  batchId: string;
+  script: ScenarioFormation;
+  documents: Array<{ id: string; name: string; label: string; source: string; cve: string; url: string; createdAt: string }>;
+  legalReportUrl: string;
+  /** Formation stakeholders' validation ids, by TIN. */
+  stakeholderIds: Map<string, string>;
+}
+
+/** One requestable item of an information request. */
+export interface RequestableItemRecord {
+  id: string;
+  informationRequestId: string;
+  name: string;
+  kind: 'document' | 'text';
+  status: z.infer<typeof RequestableItemStatus>;
+  documentId: string | null;
+  extractedData: Record<string, unknown> | null;
+  createdAt: string;
+  updatedAt: string;
+  script: z.infer<typeof ScenarioRequestableItem>;
+}
+
+/** One reviewer assignment. */
+export interface AssignmentRecord {
+  id: string;
+  informationRequestId: string;
+  reviewerEmail: string;
+  role: 'reviewer' | 'responsible';
+  status: z.infer<typeof AssignmentStatus>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An information request. */
+export interface InformationRequestRecord {
+  id: string;
+  validationId: string;
+  name: string;
+  templateId: string;
+  status: z.infer<typeof InformationRequestStatus>;
+  createdAt: string;
+  recipientUrl: string;
+  consolidatedReportUrl: string | null;
+  responsibleComment: string | null;
+  itemIds: string[];
+  assignmentIds: string[];
+  informationSheet: Record<string, unknown> | null;
+  analysisChat: Array<z.infer<typeof AnalysisMessage>>;
+  webhook: LegacyWebhook | null;
+  batchId: string;
+  /** Whether all_items_collected has fired (it fires once). */
+  collected: boolean;
+}
+
+/** The script a related entity plays, kept with its validation for revalidations. */
+export type EntityScript = ScenarioPartner;

@@ -1,0 +1,67 @@
+import { makeRunData, type DataSourceRun, type DataSourceRunBatch, type LatestDataSourceRun, type RaisedAlert } from '../schemas';
+import { OrganizationState } from './organization-state';
+import type { AlertRecord, BatchRecord, RunRecord } from './records';
+
+const { must } = OrganizationState;
+
+/** A raised alert as the API shows it. */
+export function renderAlert(alert: AlertRecord): RaisedAlert {
+  return {
+    id: alert.id,
+    name: alert.name,
+    severity: alert.severity,
+    entity_validation_id: alert.validationId,
+    data_source_run_batch_id: alert.batchId,
+  };
+}
+
+/** A run as `data_source_run_batch.data_source_run.ready` carries it (spec §6 rule 6). */
+export function renderRun(run: RunRecord): DataSourceRun {
+  return {
+    id: run.id,
+    type: run.type,
+    entity_validation_id: run.validationId,
+    data_source_run_batch_id: run.batchId,
+    created_at: run.createdAt,
+    succeeded_at: run.succeededAt,
+    status: run.status,
+  };
+}
+
+/** Path of a run's records, as `records_url` gives it. */
+export function recordsPath(runId: string): string {
+  return `/api/v2/data_source_runs/${runId}/records`;
+}
+
+/** A run with its `data`, as `latest_data_source_runs` lists it (docs/fidelity.md row 3). */
+export function renderLatestRun(run: RunRecord): LatestDataSourceRun {
+  const count = run.status === 'succeeded' ? run.script.records.length : 0;
+  return { ...renderRun(run), data: makeRunData(run.id, run.sourceName, { count, records_url: recordsPath(run.id) }) };
+}
+
+/**
+ * A batch with its runs, its own alerts and, recursively, its child batches,
+ * as they stand now (spec §2: batches are self-similar).
+ */
+export function renderBatch(state: OrganizationState, batch: BatchRecord): DataSourceRunBatch {
+  return {
+    id: batch.id,
+    runs_succeeded: batch.runsSucceeded,
+    entity_validation_id: batch.validationId,
+    tin: batch.tin,
+    information_request_id: batch.informationRequestId,
+    parent_batch_id: batch.parentBatchId,
+    execution_type: batch.executionType,
+    request_type: 'normal',
+    created_at: batch.createdAt,
+    updated_at: batch.updatedAt,
+    consolidated_report_url: batch.consolidatedReportUrl,
+    data_source_runs: batch.runIds.map((id) => {
+      const run = must(state.runs, id);
+      return { id: run.id, type: run.type, status: run.status, created_at: run.createdAt, succeeded_at: run.succeededAt };
+    }),
+    raised_alerts: batch.alertIds.map((id) => renderAlert(must(state.alerts, id))),
+    child_batches: batch.childBatchIds.map((id) => renderBatch(state, must(state.batches, id))),
+    webhook: batch.webhook === null ? null : { ...batch.webhook },
+  };
+}

@@ -1,0 +1,280 @@
+import type { Scenario, ScenarioEntity, ScenarioPartner, WebhookEvent } from '../schemas';
+import type { EngineContext, PlaySettings } from './engine-context';
+import { FILE_PATHS } from './engine-context';
+import { OrganizationState } from './organization-state';
+import { renderBatch, renderRun } from './render-batch';
+import { renderFormation } from './render-formation';
+import { renderValidation } from './render-validation';
+import type { BatchRecord, FormationRecord, RunRecord, ValidationRecord } from './records';
+import { createPartnerValidation } from './validation-records';
+
+const { must } = OrganizationState;
+
+type EntityScript = ScenarioEntity | ScenarioPartner;
+
+/** One entity of the tree in this play: its batch, and what it still waits for. */
+interface EntityPlay {
+  validation: ValidationRecord;
+  batch: BatchRecord;
+  script: EntityScript;
+  parent: EntityPlay | null;
+  runsLeft: number;
+  partnersLeft: number;
+  complete: boolean;
+}
+
+/** Options of a {@link TreePlay}. */
+export interface TreePlayOptions {
+  ctx: EngineContext;
+  state: OrganizationState;
+  /** The validation created through the API. */
+  root: ValidationRecord;
+  scenario: Scenario;
+  settings: PlaySettings;
+  /** The information request the main batch belongs to, if any. */
+  informationRequestId: string | null;
+}
+
+/**
+ * One play of a validation tree (a creation or a revalidation): creates the
+ * batches and runs, schedules every outcome on the clock, and emits the events
+ * in the spec's order (spec §6, Event order; docs/fidelity.md rows 14, 23, 24).
+ */
+export class TreePlay {
+  private readonly ctx: EngineContext;
+  private readonly state: OrganizationState;
+  private readonly root: ValidationRecord;
+  private readonly scenario: Scenario;
+  private readonly settings: PlaySettings;
+  /** Whether any run of the tree ended in definitive_error (spec §6 rule 4). */
+  private failed = false;
+  readonly rootBatch: BatchRecord;
+
+  constructor(options: TreePlayOptions) {
+    this.ctx = options.ctx;
+    this.state = options.state;
+    this.root = options.root;
+    this.scenario = options.scenario;
+    this.settings = options.settings;
+    this.rootBatch = this.createBatch(this.root, null, options.informationRequestId);
+    this.root.batchIds.push(this.rootBatch.id);
+  }
+
+  /** Starts the main entity's runs now. */
+  start(): void {
+    this.startEntity({ validation: this.root, batch: this.rootBatch, script: this.scenario.entity, parent: null, runsLeft: 0, partnersLeft: 0, complete: false });
+  }
+
+  private createBatch(validation: ValidationRecord, parent: BatchRecord | null, informationRequestId: string | null): BatchRecord {
+    const now = this.ctx.clock.iso();
+    const batch: BatchRecord = {
+      id: this.ctx.ids.next('dsrb'),
+      validationId: validation.id,
+      tin: validation.tin,
+      informationRequestId,
+      parentBatchId: parent?.id ?? null,
+      executionType: parent === null ? 'direct' : 'related',
+      createdAt: now,
+      updatedAt: now,
+      consolidatedReportUrl: null,
+      runIds: [],
+      alertIds: [],
+      childBatchIds: [],
+      runsSucceeded: false,
+      webhook: parent === null ? validation.webhook : null,
+    };
+    this.state.batches.set(batch.id, batch);
+    return batch;
+  }
+
+  private startEntity(entity: EntityPlay): void {
+    const now = this.ctx.clock.now();
+    entity.runsLeft = entity.script.runs.length;
+    for (const script of entity.script.runs) {
+      const run: RunRecord = {
+        id: this.ctx.ids.next('dsr'),
+        type: script.type,
+        sourceName: script.type.slice(script.type.indexOf('/') + 1),
+        validationId: entity.validation.id,
+        batchId: entity.batch.id,
+        createdAt: this.ctx.clock.iso(),
+        succeededAt: null,
+        status: 'created',
+        script,
+        waitingForInput: null,
+      };
+      this.state.runs.set(run.id, run);
+      entity.batch.runIds.push(run.id);
+      this.scheduleOutcome(entity, run, 0, now);
+    }
+  }
+
+  private scheduleOutcome(entity: EntityPlay, run: RunRecord, index: number, startedAt: number): void {
+    const outcome = run.script.outcomes[index];
+    if (outcome === undefined) {
+      // Input arrived for a run whose script ended waiting: it succeeds at once (docs/fidelity.md row 14).
+      this.reach(entity, run, 'succeeded', index);
+      return;
+    }
+    this.ctx.clock.schedule(startedAt + outcome.after, () => this.reach(entity, run, outcome.status, index));
+  }
+
+  private reach(entity: EntityPlay, run: RunRecord, status: RunRecord['status'], index: number): void {
+    const now = this.ctx.clock.now();
+    run.status = status;
+    entity.batch.updatedAt = this.ctx.clock.iso();
+    if (status === 'temporary_error') {
+      this.scheduleOutcome(entity, run, index + 1, now);
+      return;
+    }
+    if (status === 'missing_input_data') {
+      run.waitingForInput = {
+        resume: () => {
+          run.waitingForInput = null;
+          run.status = 'created';
+          entity.batch.updatedAt = this.ctx.clock.iso();
+          this.scheduleOutcome(entity, run, index + 1, this.ctx.clock.now());
+        },
+      };
+      return;
+    }
+    if (status === 'succeeded') {
+      run.succeededAt = this.ctx.clock.iso();
+      this.raiseAlerts(entity, run);
+    } else {
+      this.failed = true;
+    }
+    this.emit({ type: 'data_source_run_batch.data_source_run.ready', data_source_run: renderRun(run) }, run.id);
+    if (status === 'succeeded') {
+      if (run.type === discoveryRun(entity.script)) this.discoverPartners(entity);
+      const formation = entity.script.formation;
+      if (formation && run.type === (formation.source_run ?? discoveryRun(entity.script))) {
+        this.ctx.clock.schedule(now + formation.ready_after, () => this.formationReady(entity));
+      }
+    }
+    this.runEnded(entity);
+  }
+
+  private raiseAlerts(entity: EntityPlay, run: RunRecord): void {
+    const firstRun = entity.script.runs[0]!.type;
+    for (const alert of entity.script.alerts) {
+      if ((alert.raised_by ?? firstRun) !== run.type) continue;
+      const id = this.ctx.ids.next('rlal');
+      this.state.alerts.set(id, { id, name: alert.name, severity: alert.severity, validationId: entity.validation.id, batchId: entity.batch.id });
+      entity.batch.alertIds.push(id);
+    }
+  }
+
+  /** Partners become related entities with batches of their own; stakeholder.created announces them (spec §6 rule 1). */
+  private discoverPartners(entity: EntityPlay): void {
+    const partners = entity.script.partners ?? [];
+    if (partners.length === 0) return;
+    const added: string[] = [];
+    const children: EntityPlay[] = [];
+    for (const script of partners) {
+      const validation = this.partnerValidation(entity, script);
+      if (!entity.validation.relatedEntityIds.includes(validation.id)) {
+        entity.validation.relatedEntityIds.push(validation.id);
+        added.push(validation.id);
+      }
+      const batch = this.createBatch(validation, entity.batch, null);
+      validation.batchIds.push(batch.id);
+      entity.batch.childBatchIds.push(batch.id);
+      children.push({ validation, batch, script, parent: entity, runsLeft: 0, partnersLeft: 0, complete: false });
+    }
+    entity.batch.updatedAt = this.ctx.clock.iso();
+    entity.partnersLeft += children.length;
+    if (added.length > 0) {
+      this.emit({ type: 'entity_validation.stakeholder.created', stakeholder: renderValidation(this.state, entity.validation) }, entity.validation.id);
+    }
+    for (const child of children) this.startEntity(child);
+  }
+
+  private partnerValidation(entity: EntityPlay, script: ScenarioPartner): ValidationRecord {
+    const known = entity.validation.partnersByTin.get(script.tin);
+    if (known !== undefined) return must(this.state.validations, known);
+    const validation = createPartnerValidation(this.ctx, this.state, { parent: entity.validation, script, defaultCountry: this.root.country });
+    entity.validation.partnersByTin.set(script.tin, validation.id);
+    return validation;
+  }
+
+  private formationReady(entity: EntityPlay): void {
+    const script = entity.script.formation!;
+    const now = this.ctx.clock.now();
+    const stakeholderIds = new Map<string, string>();
+    for (const stakeholder of script.stakeholders) {
+      const partner = (entity.script.partners ?? []).find((candidate) => candidate.tin === stakeholder.tin)!;
+      stakeholderIds.set(stakeholder.tin, this.partnerValidation(entity, partner).id);
+    }
+    const formation: FormationRecord = {
+      validationId: entity.validation.id,
+      batchId: entity.batch.id,
+      script,
+      documents: script.documents.map((document) => {
+        const id = this.ctx.ids.next('doc');
+        return { id, ...document, url: this.ctx.signer.sign(FILE_PATHS.document(id), now), createdAt: this.ctx.clock.iso() };
+      }),
+      legalReportUrl: this.ctx.signer.sign(FILE_PATHS.legalReport(entity.batch.id), now),
+      stakeholderIds,
+    };
+    const list = this.state.formations.get(entity.validation.id) ?? [];
+    list.push(formation);
+    this.state.formations.set(entity.validation.id, list);
+    this.emit({ type: 'entity_validation.formation.ready', formation: renderFormation(this.state, formation) }, entity.validation.id);
+  }
+
+  private runEnded(entity: EntityPlay): void {
+    entity.runsLeft -= 1;
+    if (entity.runsLeft > 0) return;
+    entity.batch.runsSucceeded = entity.batch.runIds.every((id) => must(this.state.runs, id).status === 'succeeded');
+    entity.batch.updatedAt = this.ctx.clock.iso();
+    if (entity.parent === null) {
+      this.emit({ type: 'data_source_run_batch.ready', data_source_run_batch: renderBatch(this.state, entity.batch) }, entity.batch.id);
+    }
+    this.checkComplete(entity);
+  }
+
+  private checkComplete(entity: EntityPlay): void {
+    if (entity.complete || entity.runsLeft > 0 || entity.partnersLeft > 0) return;
+    entity.complete = true;
+    if (entity.parent !== null) {
+      entity.parent.partnersLeft -= 1;
+      this.checkComplete(entity.parent);
+      return;
+    }
+    this.treeComplete();
+  }
+
+  /** The whole tree finished: child_batches_ready, then the consolidated report, unless a run failed for good (spec §6 rules 4, 5). */
+  private treeComplete(): void {
+    if (this.failed) return;
+    const childBatchesReady = this.scenario.settings.child_batches_ready ?? this.settings.child_batches_ready;
+    if (childBatchesReady && !this.root.childBatchesReadyFired) {
+      this.root.childBatchesReadyFired = true;
+      this.emit({ type: 'data_source_run_batch.child_batches_ready', data_source_run_batch: renderBatch(this.state, this.rootBatch) }, this.rootBatch.id);
+    }
+    this.ctx.clock.schedule(this.ctx.clock.now() + this.scenario.report_after, () => this.reportReady());
+  }
+
+  /** Sets the consolidated report URL of the main batch and announces it. Also used for on-demand reports. */
+  reportReady(): void {
+    const url = this.ctx.signer.sign(FILE_PATHS.consolidatedReport(this.rootBatch.id), this.ctx.clock.now());
+    this.rootBatch.consolidatedReportUrl = url;
+    this.rootBatch.updatedAt = this.ctx.clock.iso();
+    if (this.rootBatch.informationRequestId !== null) {
+      const request = this.state.informationRequests.get(this.rootBatch.informationRequestId);
+      if (request) request.consolidatedReportUrl = url;
+    }
+    this.emit({ type: 'data_source_run_batch.consolidated_report_ready', data_source_run_batch: renderBatch(this.state, this.rootBatch) }, this.rootBatch.id);
+  }
+
+  private emit(body: WebhookEvent, resourceId: string): void {
+    this.ctx.emit(this.state, { body, validationId: this.root.id, resourceId, legacyWebhookUrl: this.root.webhook?.webhook_url ?? null });
+  }
+}
+
+/** The run whose success discovers the partners: as scripted, else the `registry` source, else the first run (docs/fidelity.md row 24). */
+export function discoveryRun(script: EntityScript): string {
+  if (script.partners_discovered_by !== undefined) return script.partners_discovered_by;
+  return script.runs.find((run) => run.type.endsWith('/registry'))?.type ?? script.runs[0]!.type;
+}

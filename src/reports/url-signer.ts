@@ -1,0 +1,54 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Pre-signed URLs live 24 hours (spec §6 rule 2, §8). */
+export const PRESIGNED_URL_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/** Outcome of checking a pre-signed URL. */
+export type SignatureCheck = { ok: true } | { ok: false; reason: 'invalid_signature' | 'expired'; expiredAt?: number };
+
+/**
+ * Signs file paths so that a URL works for 24 simulated hours and then answers
+ * "expired", like the service's pre-signed document and report URLs.
+ */
+export class UrlSigner {
+  /**
+   * @param secret the HMAC key (random per server start, or fixed in tests)
+   * @param baseUrl the public base address, like `https://127.0.0.1:4010`
+   */
+  constructor(
+    private readonly secret: string,
+    private baseUrl: string,
+  ) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+  }
+
+  /** Changes the public base address (known only once the server listens). */
+  setBaseUrl(baseUrl: string): void {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+  }
+
+  /** The absolute URL of `path`, unsigned. */
+  absolute(path: string): string {
+    return `${this.baseUrl}${path}`;
+  }
+
+  /** A URL for `path` that expires `PRESIGNED_URL_LIFETIME_MS` after `now` (epoch ms). */
+  sign(path: string, now: number): string {
+    const expires = Math.floor((now + PRESIGNED_URL_LIFETIME_MS) / 1000);
+    return `${this.baseUrl}${path}?expires=${expires}&signature=${this.signature(path, expires)}`;
+  }
+
+  /** Checks a signed path's query at time `now` (epoch ms). */
+  check(path: string, expires: string | null, signature: string | null, now: number): SignatureCheck {
+    if (expires === null || signature === null || !/^\d+$/.test(expires)) return { ok: false, reason: 'invalid_signature' };
+    const expected = Buffer.from(this.signature(path, Number(expires)));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'invalid_signature' };
+    const expiredAt = Number(expires) * 1000;
+    return now >= expiredAt ? { ok: false, reason: 'expired', expiredAt } : { ok: true };
+  }
+
+  private signature(path: string, expires: number): string {
+    return createHmac('sha256', this.secret).update(`${path}\n${expires}`).digest('hex').slice(0, 32);
+  }
+}
