@@ -1,26 +1,32 @@
 import type { SimulatedClock } from '../clock';
 import type { UrlSigner } from '../reports/url-signer';
 import type {
+  DataSourceRunBatch,
   DataSourceRunRecords,
+  Formation,
   EntityValidation,
   EntityValidationCreateFields,
   InformationRequest,
   Scenario,
   ScenarioInformationRequest,
+  StakeholderInput,
 } from '../schemas';
 import { done, refuse, type ActionResult } from './action-result';
-import type { EngineContext, PlaySettings } from './engine-context';
+import { FILE_PATHS, type EngineContext, type PlaySettings } from './engine-context';
 import type { EngineEvent, EventSink } from './engine-event';
 import { IdSource } from './id-source';
 import { InformationRequestFlow } from './information-request-flow';
 import { OrganizationState } from './organization-state';
+import { renderBatch } from './render-batch';
+import { renderFormation } from './render-formation';
 import { renderInformationRequest } from './render-information-request';
 import { renderValidation } from './render-validation';
 import { TreePlay } from './tree-play';
-import { createRootValidation } from './validation-records';
+import { createPartnerValidation, createRootValidation } from './validation-records';
+import { lookupFile, type FileKind, type FileSource } from './file-lookup';
 
 /** Where the engine finds scenarios: by name (the `X-Mock-Scenario` header) and by TIN. */
-export interface ScenarioSource {
+export interface ScenarioLookup {
   byName(name: string): Scenario | undefined;
   forTin(tin: string): Scenario | undefined;
 }
@@ -30,7 +36,9 @@ export interface EngineOptions {
   clock: SimulatedClock;
   /** Seed of ids; the same seed, scenarios and calls give byte-identical payloads. Default 1. */
   seed?: number;
-  scenarios: ScenarioSource;
+  /** The id source, when other parts (webhook endpoints, deliveries) share it; default: one made from `seed`. */
+  ids?: IdSource;
+  scenarios: ScenarioLookup;
   /** The tree played for a TIN no scenario names (DESIGN.md, Scenarios). */
   generate: (input: { tin: string; country: string }) => Scenario;
   /** Signs report and document URLs (24 hours, spec §8). */
@@ -84,7 +92,7 @@ export class Engine {
 
   constructor(options: EngineOptions) {
     this.options = options;
-    this.ids = new IdSource(options.seed ?? 1, () => options.clock.now());
+    this.ids = options.ids ?? new IdSource(options.seed ?? 1, () => options.clock.now());
     this.ctx = {
       clock: options.clock,
       ids: this.ids,
@@ -212,6 +220,29 @@ export class Engine {
     return done(undefined);
   }
 
+  /**
+   * A batch as it stands now, with a freshly signed `consolidated_report_url`
+   * when it has a report: the way to re-fetch an expired pre-signed URL (docs/fidelity.md row 18).
+   */
+  getBatch(organizationId: string, batchId: string): DataSourceRunBatch | undefined {
+    const state = this.organizations.get(organizationId);
+    const batch = state?.batches.get(batchId);
+    if (!state || !batch) return undefined;
+    if (batch.consolidatedReportUrl !== null) batch.consolidatedReportUrl = this.options.signer.sign(FILE_PATHS.consolidatedReport(batch.id), this.options.clock.now());
+    return renderBatch(state, batch);
+  }
+
+  /** The latest formation of a validation, with freshly signed document and legal report URLs. */
+  getFormation(organizationId: string, validationId: string): Formation | undefined {
+    const state = this.organizations.get(organizationId);
+    const formation = state?.formations.get(validationId)?.at(-1);
+    if (!state || !formation) return undefined;
+    const now = this.options.clock.now();
+    formation.legalReportUrl = this.options.signer.sign(FILE_PATHS.legalReport(formation.batchId), now);
+    for (const document of formation.documents) document.url = this.options.signer.sign(FILE_PATHS.document(document.id), now);
+    return renderFormation(state, formation);
+  }
+
   /** An information request as its events carry it. */
   getInformationRequest(organizationId: string, id: string): InformationRequest | undefined {
     const state = this.organizations.get(organizationId);
@@ -226,6 +257,42 @@ export class Engine {
       return refuse('not_found', `no information request ${id} in organization ${organizationId}`);
     }
     return done(flow);
+  }
+
+  /** The data of a file behind a pre-signed URL, from whichever organization holds it. */
+  lookupFile(kind: FileKind, id: string): FileSource | undefined {
+    return lookupFile(this.organizations.values(), kind, id);
+  }
+
+  /**
+   * Adds stakeholders to a validation through the API: they become related
+   * entities and `entity_validation.stakeholder.created` fires (spec §6, Triggers).
+   * A TIN that is already a related entity is refused.
+   */
+  addStakeholders(organizationId: string, validationId: string, stakeholders: readonly StakeholderInput[]): ActionResult<EntityValidation> {
+    const state = this.organizations.get(organizationId);
+    const validation = state?.validations.get(validationId);
+    if (!state || !validation) return refuse('not_found', `no entity validation ${validationId} in organization ${organizationId}`);
+    const known = new Set(validation.relatedEntityIds.map((id) => OrganizationState.must(state.validations, id).tin));
+    const repeated = stakeholders.filter((stakeholder, index) => known.has(stakeholder.tin) || stakeholders.findIndex((other) => other.tin === stakeholder.tin) !== index);
+    if (repeated.length > 0) return refuse('conflict', `already a related entity of ${validationId}, or given twice: ${repeated.map((stakeholder) => stakeholder.tin).join(', ')}`);
+    for (const stakeholder of stakeholders) {
+      const partner = createPartnerValidation(this.ctx, state, {
+        parent: validation,
+        script: { surname: '', risk_level: null, ...stakeholder },
+        defaultCountry: validation.country,
+      });
+      validation.partnersByTin.set(stakeholder.tin, partner.id);
+      validation.relatedEntityIds.push(partner.id);
+    }
+    const root = OrganizationState.must(state.validations, validation.rootId);
+    this.ctx.emit(state, {
+      body: { type: 'entity_validation.stakeholder.created', stakeholder: renderValidation(state, validation) },
+      validationId: root.id,
+      resourceId: validation.id,
+      legacyWebhookUrl: root.webhook?.webhook_url ?? null,
+    });
+    return done(renderValidation(state, validation));
   }
 
   /** Forgets every organization's state and starts ids and sequence numbers over; the clock is reset by its owner. */

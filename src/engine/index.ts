@@ -1,9 +1,10 @@
 /** The simulation engine: state, ids, and the scenario player. */
-export { Engine, type EngineOptions, type CreateValidationInput, type ScenarioSource } from './engine';
+export { Engine, type EngineOptions, type CreateValidationInput, type ScenarioLookup } from './engine';
 export type { EngineEvent, EventSink } from './engine-event';
 export type { ActionResult, ActionErrorCode } from './action-result';
 export type { PlaySettings } from './engine-context';
 export { FILE_PATHS, recipientPath } from './engine-context';
 export { IdSource } from './id-source';
-export { createRandom, hashString, type Random } from './random';
+export type { FileKind, FileSource } from './file-lookup';
+export { createRandom, type Random } from './random';
 export type { InformationRequestFlow } from './information-request-flow';

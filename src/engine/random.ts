@@ -30,13 +30,3 @@ export function createRandom(seed: number): Random {
   for (let i = 0; i < 12; i += 1) next();
   return { next, int: (max) => Math.floor(next() * max) };
 }
-
-/** A stable 32-bit hash of a string (FNV-1a), for seeding from text such as a TIN. */
-export function hashString(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}

@@ -58,6 +58,8 @@ export interface BatchRecord {
   createdAt: string;
   updatedAt: string;
   consolidatedReportUrl: string | null;
+  /** When the consolidated report was generated (the PDF's date), or null. */
+  reportGeneratedAt: string | null;
   runIds: string[];
   alertIds: string[];
   childBatchIds: string[];
@@ -97,6 +99,8 @@ export interface FormationRecord {
   script: ScenarioFormation;
   documents: Array<{ id: string; name: string; label: string; source: string; cve: string; url: string; createdAt: string }>;
   legalReportUrl: string;
+  /** When the legal report was generated (the PDF's date). */
+  createdAt: string;
   /** Formation stakeholders' validation ids, by TIN. */
   stakeholderIds: Map<string, string>;
 }

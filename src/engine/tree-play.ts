@@ -77,6 +77,7 @@ export class TreePlay {
       createdAt: now,
       updatedAt: now,
       consolidatedReportUrl: null,
+      reportGeneratedAt: null,
       runIds: [],
       alertIds: [],
       childBatchIds: [],
@@ -215,6 +216,7 @@ export class TreePlay {
         return { id, ...document, url: this.ctx.signer.sign(FILE_PATHS.document(id), now), createdAt: this.ctx.clock.iso() };
       }),
       legalReportUrl: this.ctx.signer.sign(FILE_PATHS.legalReport(entity.batch.id), now),
+      createdAt: this.ctx.clock.iso(),
       stakeholderIds,
     };
     const list = this.state.formations.get(entity.validation.id) ?? [];
@@ -260,7 +262,8 @@ export class TreePlay {
   reportReady(): void {
     const url = this.ctx.signer.sign(FILE_PATHS.consolidatedReport(this.rootBatch.id), this.ctx.clock.now());
     this.rootBatch.consolidatedReportUrl = url;
-    this.rootBatch.updatedAt = this.ctx.clock.iso();
+    this.rootBatch.reportGeneratedAt = this.ctx.clock.iso();
+    this.rootBatch.updatedAt = this.rootBatch.reportGeneratedAt;
     if (this.rootBatch.informationRequestId !== null) {
       const request = this.state.informationRequests.get(this.rootBatch.informationRequestId);
       if (request) request.consolidatedReportUrl = url;

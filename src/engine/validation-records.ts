@@ -50,7 +50,8 @@ export function createRootValidation(ctx: EngineContext, state: OrganizationStat
 /** Options of {@link createPartnerValidation}. */
 export interface PartnerValidationInput {
   parent: ValidationRecord;
-  script: ScenarioPartner;
+  /** The identity: a scenario partner, or a stakeholder added through the API. */
+  script: Pick<ScenarioPartner, 'tin' | 'country' | 'category' | 'name' | 'surname' | 'display_name' | 'risk_level'>;
   /** Country of a partner that names none: the main entity's. */
   defaultCountry: string;
 }

@@ -1,6 +1,7 @@
 import { idOf } from './ids';
 import { parseWith, type ParseResult } from './parse-result';
-import { CountryCode, HttpsUrl, Tin } from './primitives';
+import { RiskLevel } from './entity-validation';
+import { CountryCode, EntityCategory, HttpsUrl, Tin } from './primitives';
 import { z } from './zod';
 
 /** The nested `information_request` of a create call (spec §2, §4). */
@@ -51,3 +52,23 @@ export function parseEntityValidationCreate(body: unknown): ParseResult<EntityVa
   const result = parseWith(EntityValidationCreateWrapped, body);
   return result.ok ? { ok: true, value: result.value.entity_validation } : result;
 }
+
+/** A stakeholder added through the API (bvs-mock extension; docs/fidelity.md row 18). */
+export const StakeholderInput = z
+  .strictObject({
+    tin: Tin,
+    country: CountryCode.optional().openapi({ description: "Default: the validation's country." }),
+    category: EntityCategory,
+    name: z.string().min(1),
+    surname: z.string().optional(),
+    display_name: z.string().optional(),
+    risk_level: RiskLevel.optional(),
+  })
+  .openapi('StakeholderInput');
+
+/** Body of `POST /api/v2/entity_validations/{id}/stakeholders` (bvs-mock extension). */
+export const StakeholdersCreateRequest = z
+  .strictObject({ stakeholders: z.array(StakeholderInput).min(1, { message: 'give at least one stakeholder' }) })
+  .openapi('StakeholdersCreateRequest');
+
+export type StakeholderInput = z.infer<typeof StakeholderInput>;

@@ -27,4 +27,6 @@ export * from './scenario-entity';
 export * from './scenario-formation';
 export * from './scenario-information-request';
 export * from './scenario-outcome';
+export * from './config';
+export * from './control';
 export { z } from './zod';

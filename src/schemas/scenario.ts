@@ -1,6 +1,7 @@
 import { Duration } from './duration';
 import { ScenarioEntity, type ScenarioPartner } from './scenario-entity';
 import { ScenarioInformationRequest } from './scenario-information-request';
+import { toJsonPath } from './parse-result';
 import { Tin } from './primitives';
 import { z } from './zod';
 
@@ -27,7 +28,7 @@ export const Scenario = z
       const at = (...rest: PropertyKey[]) => [...path, ...rest];
       const previous = seen.get(entity.tin);
       if (previous !== undefined) context.addIssue({ code: 'custom', path: at('tin'), message: `TIN ${entity.tin} appears twice in the tree (also at ${previous})` });
-      seen.set(entity.tin, pathText(at('tin')));
+      seen.set(entity.tin, toJsonPath(at('tin')));
 
       const types = entity.runs.map((run) => run.type);
       types.forEach((type, index) => {
@@ -80,7 +81,3 @@ export const Scenario = z
 export type Scenario = z.infer<typeof Scenario>;
 /** A scenario as written in a file, before defaults and durations are applied. */
 export type ScenarioInput = z.input<typeof Scenario>;
-
-function pathText(path: PropertyKey[]): string {
-  return path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('').replace(/^\./, '');
-}

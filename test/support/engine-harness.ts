@@ -1,5 +1,5 @@
 import { createClock, type SimulatedClock } from '../../src/clock';
-import { Engine, type EngineEvent, type PlaySettings, type ScenarioSource } from '../../src/engine';
+import { Engine, type EngineEvent, type PlaySettings, type ScenarioLookup } from '../../src/engine';
 import { UrlSigner } from '../../src/reports/url-signer';
 import { Scenario, type EntityValidationCreateFields, type ScenarioInput } from '../../src/schemas';
 
@@ -20,7 +20,7 @@ export interface EngineHarness {
 export interface HarnessOptions {
   /** Scenarios by name; the first one also plays for any TIN no scenario names. */
   scenarios?: Scenario[];
-  source?: ScenarioSource;
+  source?: ScenarioLookup;
   seed?: number;
   settings?: PlaySettings;
 }
@@ -34,7 +34,7 @@ export function scenario(input: ScenarioInput): Scenario {
 export function startEngine(options: HarnessOptions): EngineHarness {
   const clock = createClock({ mode: 'manual' });
   const list = options.scenarios ?? [];
-  const source: ScenarioSource = options.source ?? {
+  const source: ScenarioLookup = options.source ?? {
     byName: (name) => list.find((candidate) => candidate.name === name),
     forTin: (tin) => list.find((candidate) => (candidate.tins ?? [candidate.entity.tin]).includes(tin)),
   };

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { LineCounter, parseDocument } from 'yaml';
+import { Scenario, toIssues } from '../../schemas';
+import { lineOfJsonPath } from './locate-json-path';
+import type { ScenarioFileIssue } from './scenario-file-issue';
+
+/**
+ * The outcome of loading a scenario file: the parsed scenario (durations in milliseconds, defaults
+ * applied) with a way back to the lines of the file, or every issue found in it.
+ */
+export type ScenarioFileResult =
+  | {
+      ok: true;
+      value: Scenario;
+      file: string;
+      /** The 1-based line of a JSON path in the file, so later checks (a duplicate name) can point at it too. */
+      lineOf: (jsonPath: string) => number;
+    }
+  | {
+      ok: false;
+      file: string;
+      /** Every issue, never only the first (STYLE.md 3). */
+      issues: ScenarioFileIssue[];
+      /** The underlying error: the file system's, the YAML parser's, or zod's. */
+      cause: unknown;
+    };
+
+/** Options of {@link parseScenarioSource}. */
+export interface ScenarioSource {
+  /** The file's text, YAML or JSON (JSON is read as YAML 1.2, of which it is a subset). */
+  text: string;
+  /** The name issues report, such as `scenarios/happy-partners.yaml` or `POST /_mock/scenarios`. */
+  file: string;
+}
+
+/**
+ * Reads a scenario file (`.yaml`, `.yml` or `.json`) and checks it with the {@link Scenario} schema.
+ * Nothing is thrown: a missing file, a YAML syntax error and schema issues all come back as issues
+ * with the file, the line and the JSON path, for the caller to report together with other files'.
+ *
+ * @example
+ * const result = loadScenarioFile('scenarios/partner-definitive-error.yaml');
+ * if (!result.ok) throw new ScenarioFileError(result.file, result.issues, { cause: result.cause });
+ */
+export function loadScenarioFile(file: string): ScenarioFileResult {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : `the file cannot be read (${(error as Error).message})`;
+    return { ok: false, file, cause: error, issues: [{ file, path: '$', code: 'unreadable_file', message: reason }] };
+  }
+  return parseScenarioSource({ text, file });
+}
+
+/**
+ * Parses scenario text that did not come from disk (a control API body, a test) exactly as
+ * {@link loadScenarioFile} parses a file.
+ */
+export function parseScenarioSource({ text, file }: ScenarioSource): ScenarioFileResult {
+  const lineCounter = new LineCounter();
+  // prettyErrors off: the message stays one sentence; the line and column come from the LineCounter.
+  const document = parseDocument(text, { lineCounter, prettyErrors: false });
+  // Only the first syntax error: the parser's recovery after it is guesswork, and the errors that
+  // follow (one broken bracket gives five) point at lines that are fine.
+  const syntax = document.errors[0];
+  if (syntax !== undefined) {
+    const { line, col } = lineCounter.linePos(syntax.pos[0]);
+    return { ok: false, file, cause: syntax, issues: [{ file, line, column: col, path: '$', code: 'yaml_syntax', message: `YAML syntax error: ${syntax.message}` }] };
+  }
+
+  let value: unknown;
+  try {
+    value = document.toJS();
+  } catch (error) {
+    // An alias to an anchor that does not exist is found only when the document is resolved.
+    return { ok: false, file, cause: error, issues: [{ file, line: 1, path: '$', code: 'yaml_syntax', message: `YAML error: ${(error as Error).message}` }] };
+  }
+  const lineOf = (jsonPath: string) => lineOfJsonPath(document, lineCounter, jsonPath);
+  if (value === null || value === undefined) {
+    return { ok: false, file, cause: undefined, issues: [{ file, line: 1, path: '$', code: 'empty_file', message: 'the file is empty; a scenario needs at least name, description and entity (see docs/scenarios.md)' }] };
+  }
+
+  const parsed = Scenario.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data, file, lineOf };
+  // In file order, so a reader fixes the file from top to bottom (Array.prototype.sort is stable).
+  const issues = toIssues(parsed.error)
+    .map((issue): ScenarioFileIssue => ({ ...issue, file, line: lineOf(issue.path) }))
+    .sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  return { ok: false, file, issues, cause: parsed.error };
+}

@@ -1,0 +1,214 @@
+import { readdirSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Issue, ParseResult, Scenario } from '../../schemas';
+import { loadScenarioFile } from './load-scenario-file';
+import { ScenarioFileError } from './scenario-file-error';
+import { displayPath, type ScenarioFileIssue } from './scenario-file-issue';
+import { ScenarioLibraryError } from './scenario-library-error';
+import { scenarioTins, tinKey } from './scenario-tins';
+
+/**
+ * The package's `scenarios/` folder. This file runs from `src/engine/scenarios` under jest and from
+ * `dist/engine/scenarios` once built; both are three levels below the package root.
+ */
+export const BUILT_IN_SCENARIOS_DIR = path.resolve(__dirname, '..', '..', '..', 'scenarios');
+
+/** The files {@link ScenarioLibrary.loadDirectory} reads. */
+const SCENARIO_FILE = /\.(ya?ml|json)$/i;
+
+/** A scenario as `bvs-mock scenarios` and `GET /_mock/scenarios` list it. */
+export interface ScenarioSummary {
+  name: string;
+  description: string;
+  /** The TINs that select it on create. */
+  tins: string[];
+  /** The file it came from, or how it was added (`POST /_mock/scenarios`). */
+  source: string;
+  /** Whether it is one of the package's own scenarios. */
+  builtIn: boolean;
+}
+
+/** Options of {@link ScenarioLibrary.add}. */
+export interface AddScenarioOptions {
+  /** Where the scenario came from, shown by {@link ScenarioLibrary.list} and in conflicts. Default: `added at run time`. */
+  source?: string;
+  /** Replace a scenario of the same name instead of refusing it. Default false. */
+  override?: boolean;
+}
+
+/** Options of {@link ScenarioLibrary.loadDirectory}. */
+export interface LoadDirectoryOptions {
+  /**
+   * Let this directory's scenarios replace scenarios of the same name loaded before (the built-in
+   * ones, or an earlier directory's). Default false: a clash is an error, since silently playing a
+   * different `happy-partners` than the docs describe would mislead. Two files of the same
+   * directory never override each other.
+   */
+  override?: boolean;
+}
+
+interface Entry {
+  scenario: Scenario;
+  source: string;
+  builtIn: boolean;
+  /** Whether `source` is a file path (shown relative to the working directory) or a label. */
+  fromFile: boolean;
+  /** Which load added it, so files of one directory cannot override each other. */
+  batch: number;
+}
+
+/**
+ * The scenarios a server plays, by name (`X-Mock-Scenario: NAME`) and by TIN. Loading is
+ * all-or-nothing: a directory with any bad file adds nothing and throws one
+ * {@link ScenarioLibraryError} listing the issues of every file.
+ *
+ * @example
+ * const library = ScenarioLibrary.builtIn();
+ * library.loadDirectory('./my-scenarios');
+ * library.forTin('76086428-5')?.name; // 'partner-definitive-error'
+ */
+export class ScenarioLibrary {
+  private names = new Map<string, Entry>();
+  private tins = new Map<string, Entry>();
+  private batches = 0;
+
+  /** A library holding the package's built-in scenarios (`scenarios/*.yaml`, see docs/scenarios.md). */
+  static builtIn(): ScenarioLibrary {
+    const library = new ScenarioLibrary();
+    library.load(BUILT_IN_SCENARIOS_DIR, { override: false, builtIn: true });
+    return library;
+  }
+
+  /**
+   * Loads every `*.yaml`, `*.yml` and `*.json` file of `dir` (not its subfolders), in name order.
+   * Throws a {@link ScenarioLibraryError} with the issues of all files when any is bad, a name is
+   * used twice, or a TIN is claimed twice; the library is then unchanged.
+   */
+  loadDirectory(dir: string, options: LoadDirectoryOptions = {}): void {
+    this.load(dir, { override: options.override ?? false, builtIn: false });
+  }
+
+  /**
+   * Adds one parsed scenario (one posted to `POST /_mock/scenarios`). Refuses, with an issue saying
+   * which scenario is in the way, a name already in use (unless `override`) or a TIN claimed by
+   * another scenario. `options` may be the source alone.
+   */
+  add(scenario: Scenario, options: AddScenarioOptions | string = {}): ParseResult<Scenario> {
+    const { source = 'added at run time', override = false } = typeof options === 'string' ? { source: options } : options;
+    const entry: Entry = { scenario, source, builtIn: false, fromFile: false, batch: ++this.batches };
+    const issues = this.conflicts(entry, override);
+    if (issues.length > 0) return { ok: false, issues };
+    this.put(entry);
+    return { ok: true, value: scenario };
+  }
+
+  /** The scenario of that name, or undefined. */
+  byName(name: string): Scenario | undefined {
+    return this.names.get(name)?.scenario;
+  }
+
+  /** The scenario that claims this TIN (compared without dots and spaces, in upper case), or undefined. */
+  forTin(tin: string): Scenario | undefined {
+    return this.tins.get(tinKey(tin))?.scenario;
+  }
+
+  /** Every scenario, in name order. */
+  list(): ScenarioSummary[] {
+    return [...this.names.values()]
+      .sort((a, b) => (a.scenario.name < b.scenario.name ? -1 : 1))
+      .map(({ scenario, source, builtIn }) => ({ name: scenario.name, description: scenario.description, tins: scenarioTins(scenario), source, builtIn }));
+  }
+
+  /** How many scenarios the library holds. */
+  get size(): number {
+    return this.names.size;
+  }
+
+  private load(dir: string, { override, builtIn }: { override: boolean; builtIn: boolean }): void {
+    let files: string[];
+    try {
+      files = readdirSync(dir, { withFileTypes: true })
+        .filter((item) => item.isFile() && SCENARIO_FILE.test(item.name))
+        .map((item) => item.name)
+        .sort()
+        .map((name) => path.join(dir, name));
+    } catch (error) {
+      const issue: ScenarioFileIssue = { file: dir, path: '$', code: 'unreadable_directory', message: `cannot read the scenario directory (${(error as Error).message}); give a directory of *.yaml files` };
+      throw new ScenarioLibraryError([new ScenarioFileError(dir, [issue], { cause: error })]);
+    }
+
+    // Staged on a copy, so a directory with any bad file leaves the library as it was.
+    const staged = this.copy();
+    const batch = ++staged.batches;
+    const errors: ScenarioFileError[] = [];
+    for (const file of files) {
+      const result = loadScenarioFile(file);
+      if (!result.ok) {
+        errors.push(new ScenarioFileError(file, result.issues, { cause: result.cause }));
+        continue;
+      }
+      const entry: Entry = { scenario: result.value, source: file, builtIn, fromFile: true, batch };
+      const issues = staged.conflicts(entry, override);
+      if (issues.length > 0) {
+        errors.push(new ScenarioFileError(file, issues.map((issue) => ({ ...issue, file, line: result.lineOf(issue.path) }))));
+        continue;
+      }
+      staged.put(entry);
+    }
+    if (errors.length > 0) throw new ScenarioLibraryError(errors);
+    this.names = staged.names;
+    this.tins = staged.tins;
+    this.batches = staged.batches;
+  }
+
+  private conflicts(entry: Entry, override: boolean): Issue[] {
+    const { scenario } = entry;
+    const issues: Issue[] = [];
+    const existing = this.names.get(scenario.name);
+    const replaces = existing !== undefined && override && existing.batch !== entry.batch;
+    if (existing !== undefined && !replaces) {
+      issues.push({ path: '$.name', code: 'duplicate_scenario_name', message: duplicateNameMessage(scenario.name, existing, existing.batch === entry.batch) });
+    }
+    for (const tin of scenarioTins(scenario)) {
+      const owner = this.tins.get(tinKey(tin));
+      if (owner === undefined || (replaces && owner === existing)) continue;
+      issues.push({
+        path: scenario.tins === undefined ? '$.entity.tin' : `$.tins[${scenario.tins.indexOf(tin)}]`,
+        code: 'duplicate_scenario_tin',
+        message: `TIN ${tin} is already claimed by scenario "${owner.scenario.name}" (${describeSource(owner)}); a TIN selects one scenario, so give "${scenario.name}" another TIN`,
+      });
+    }
+    return issues;
+  }
+
+  private put(entry: Entry): void {
+    const replaced = this.names.get(entry.scenario.name);
+    if (replaced !== undefined) {
+      for (const tin of scenarioTins(replaced.scenario)) {
+        if (this.tins.get(tinKey(tin)) === replaced) this.tins.delete(tinKey(tin));
+      }
+    }
+    this.names.set(entry.scenario.name, entry);
+    for (const tin of scenarioTins(entry.scenario)) this.tins.set(tinKey(tin), entry);
+  }
+
+  private copy(): ScenarioLibrary {
+    const copy = new ScenarioLibrary();
+    copy.names = new Map(this.names);
+    copy.tins = new Map(this.tins);
+    copy.batches = this.batches;
+    return copy;
+  }
+}
+
+function duplicateNameMessage(name: string, existing: Entry, sameDirectory: boolean): string {
+  const prefix = `scenario name "${name}" is already used by ${describeSource(existing)}`;
+  if (sameDirectory) return `${prefix}; names are unique, so rename one of the two`;
+  if (existing.builtIn) return `${prefix}; rename this scenario, or load its directory with override: true to replace the built-in one`;
+  return `${prefix}; rename this scenario, or pass override: true to replace the earlier one`;
+}
+
+function describeSource(entry: Entry): string {
+  const where = entry.fromFile ? displayPath(entry.source) : entry.source;
+  return entry.builtIn ? `the built-in scenario (${where})` : where;
+}

@@ -1,0 +1,27 @@
+import { Faker, base, en, es, es_MX, pt_BR, type LocaleDefinition } from '@faker-js/faker';
+import { seedFromText } from './seed-from-text';
+
+/** Spanish-speaking Latin America: names and companies read as Spanish there. */
+const SPANISH_LATIN_AMERICA = new Set(['AR', 'BO', 'CL', 'CO', 'CR', 'CU', 'DO', 'EC', 'GT', 'HN', 'NI', 'PA', 'PE', 'PR', 'PY', 'SV', 'UY', 'VE']);
+
+/**
+ * The faker locales for a country, most specific first; `en` and `base` fill what a locale lacks
+ * (faker throws on missing data rather than falling back by itself).
+ */
+export function localesFor(country: string): LocaleDefinition[] {
+  if (country === 'MX') return [es_MX, es, en, base];
+  if (country === 'BR') return [pt_BR, en, base];
+  if (SPANISH_LATIN_AMERICA.has(country)) return [es, en, base];
+  return [en, base];
+}
+
+/**
+ * A faker of its own for one generated tree, seeded from the TIN alone. Never the global `faker`:
+ * another caller's draws would shift ours, and the same TIN must always play the same tree
+ * (STYLE.md 4, DESIGN.md "One simulated clock").
+ */
+export function seededFaker({ tin, country }: { tin: string; country: string }): Faker {
+  const faker = new Faker({ locale: localesFor(country) });
+  faker.seed(seedFromText(tin));
+  return faker;
+}

@@ -1,0 +1,30 @@
+import { z } from './zod';
+
+/**
+ * Bodies of the control API (`/_mock/...`): the dashboard's and the tests'
+ * levers. Strict like every request body; `organization_id` may be given in any
+ * of them (DESIGN.md, control API).
+ */
+const organization = { organization_id: z.string().optional() };
+
+export const ClockAdvanceRequest = z.strictObject({
+  ...organization,
+  seconds: z.number({ message: 'must be a number of seconds' }).nonnegative({ message: 'must not be negative: the clock never goes back (use POST /_mock/reset)' }).max(10 * 365 * 24 * 3600, { message: 'must be at most ten years' }),
+});
+
+export const SubmitItemsRequest = z.strictObject({ ...organization, items: z.array(z.string().min(1)).min(1).optional() });
+
+export const AnalyzeRequest = z.strictObject({
+  ...organization,
+  information_sheet: z.record(z.string(), z.unknown()).default({}),
+  chat: z.array(z.strictObject({ role: z.enum(['assistant', 'user']), content: z.string() })).default([]),
+});
+
+export const AssignRequest = z.strictObject({ ...organization, reviewer_email: z.email(), role: z.enum(['reviewer', 'responsible']).default('reviewer') });
+
+export const CompleteAssignmentRequest = z.strictObject({ ...organization, reviewer_email: z.email() });
+
+export const EvaluateRequest = z.strictObject({ ...organization, comment: z.string().min(1) });
+
+/** A body that carries only the organization, for actions without parameters. */
+export const OrganizationOnlyRequest = z.strictObject(organization);

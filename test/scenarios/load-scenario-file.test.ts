@@ -1,0 +1,206 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { ScenarioFileError, loadScenarioFile, parseScenarioSource } from '../../src/engine/scenarios';
+
+const VALID = `name: partner-fail
+description: A small tree for loader tests
+tins: ["76457968-2"]
+entity:
+  tin: 76457968-2
+  country: CL
+  category: business
+  name: Comercial Prueba SpA
+  runs:
+    - { type: cl/sii, outcomes: [{ succeeded: 20s }] }
+    - { type: cl/registry, outcomes: [{ succeeded: 30s }] }
+  alerts:
+    - { name: Tax debt, severity: medium, raised_by: cl/sii }
+  partners:
+    - tin: 12654321-2
+      category: person
+      name: Ana
+      surname: Rojas
+      runs:
+        - type: cl/pep
+          outcomes: [{ succeeded: 40s }]
+`;
+
+const FORMATION = `  formation:
+    company_type: Sociedad por Acciones
+    constitution_date: "2019-03-04"
+    activity_description: Venta al por mayor no especializada
+    administration: { administration_type: Administración a cargo de un gerente, simple_signature: true }
+    equity: { total_amount: 1000000, total_shares: 1000 }
+    stakeholders:
+      - { tin: 12654321-2, roles: [shareholder, general_manager], ubo: true, participation: 1 }
+`;
+
+const directory = mkdtempSync(path.join(tmpdir(), 'bvs-mock-load-'));
+
+function write(name: string, text: string): string {
+  const file = path.join(directory, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+/** The 1-based line of the first line of `text` that contains `needle`. */
+function lineOf(text: string, needle: string): number {
+  const index = text.split('\n').findIndex((line) => line.includes(needle));
+  if (index < 0) throw new Error(`no line contains ${needle}`);
+  return index + 1;
+}
+
+const withFormation = (text: string) => text.replace('  partners:\n', `${FORMATION}  partners:\n`);
+
+interface FailureCase {
+  title: string;
+  text: string;
+  path: string;
+  /** The text of the line the issue must point at. */
+  at: string;
+  message: RegExp;
+}
+
+const FAILURES: FailureCase[] = [
+  {
+    title: 'a typo in an outcome status',
+    text: VALID.replace('outcomes: [{ succeeded: 40s }]', 'outcomes: [{ definitve_error: 40s }]'),
+    path: '$.entity.partners[0].runs[0].outcomes[0].definitve_error',
+    at: 'definitve_error: 40s',
+    message: /^"definitve_error" is not one of succeeded, temporary_error, definitive_error, missing_input_data$/,
+  },
+  {
+    title: 'temporary_error as the last outcome',
+    text: VALID.replace('outcomes: [{ succeeded: 40s }]', 'outcomes: [{ temporary_error: 40s }]'),
+    path: '$.entity.partners[0].runs[0].outcomes[0]',
+    at: 'temporary_error: 40s',
+    message: /temporary_error is retried, so another outcome must follow it/,
+  },
+  {
+    title: 'an outcome after succeeded',
+    text: VALID.replace('{ succeeded: 20s }', '{ succeeded: 20s }, { succeeded: 5s }'),
+    path: '$.entity.runs[0].outcomes[1]',
+    at: 'succeeded: 5s',
+    message: /succeeded ends the run, so no outcome may follow it/,
+  },
+  {
+    title: 'an unknown field',
+    text: VALID.replace('      surname: Rojas\n', '      surname: Rojas\n      nickname: Anita\n'),
+    path: '$.entity.partners[0].nickname',
+    at: 'nickname: Anita',
+    message: /^"nickname" is not a known field here$/,
+  },
+  {
+    title: 'a missing required field',
+    text: VALID.replace('      name: Ana\n', ''),
+    path: '$.entity.partners[0].name',
+    at: 'tin: 12654321-2',
+    message: /^required field is missing/,
+  },
+  {
+    title: 'a formation on a non-Chilean entity',
+    text: withFormation(VALID.replace('  country: CL', '  country: PE')),
+    path: '$.entity.formation',
+    at: '  formation:',
+    message: /formation applies to businesses of the Chilean registry/,
+  },
+  {
+    title: 'a formation stakeholder whose TIN is not a partner',
+    text: withFormation(VALID).replace('{ tin: 12654321-2, roles', '{ tin: 11223344-K, roles'),
+    path: '$.entity.formation.stakeholders[0].tin',
+    at: 'tin: 11223344-K',
+    message: /^11223344-K is not the TIN of one of this entity's partners \(12654321-2\)$/,
+  },
+  {
+    title: 'an alert raised by a run the entity does not have',
+    text: VALID.replace('raised_by: cl/sii', 'raised_by: cl/pep'),
+    path: '$.entity.alerts[0].raised_by',
+    at: 'raised_by: cl/pep',
+    message: /^"cl\/pep" is not one of this entity's runs \(cl\/sii, cl\/registry\)$/,
+  },
+  {
+    title: 'a TIN used twice within the tree',
+    text: VALID.replace('    - tin: 12654321-2', '    - tin: 76457968-2'),
+    path: '$.entity.partners[0].tin',
+    at: '    - tin: 76457968-2',
+    message: /^TIN 76457968-2 appears twice in the tree \(also at \$\.entity\.tin\)$/,
+  },
+  {
+    title: 'a duration that is not one',
+    text: VALID.replace('{ succeeded: 30s }', '{ succeeded: soon }'),
+    path: '$.entity.runs[1].outcomes[0].succeeded',
+    at: 'succeeded: soon',
+    message: /"soon" is not a duration; write it like 20s/,
+  },
+];
+
+test.each(FAILURES)('reports $title with the file, line, JSON path and reason', ({ text, path: jsonPath, at, message }) => {
+  const file = write('case.yaml', text);
+  const result = loadScenarioFile(file);
+  expect(result.ok).toBe(false);
+  if (result.ok) return;
+  const issue = result.issues.find((candidate) => candidate.path === jsonPath);
+  expect(issue).toBeDefined();
+  expect(issue).toMatchObject({ file, line: lineOf(text, at) });
+  expect(issue!.message).toMatch(message);
+});
+
+test('formats an issue as bvs-mock: file:line: path: reason', () => {
+  const text = VALID.replace('outcomes: [{ succeeded: 40s }]', 'outcomes: [{ definitve_error: 40s }]');
+  const result = parseScenarioSource({ text, file: 'scenarios/partner-fail.yaml' });
+  if (result.ok) throw new Error('expected issues');
+  const error = new ScenarioFileError(result.file, result.issues, { cause: result.cause });
+  expect(error).toBeInstanceOf(Error);
+  expect(error.message).toBe(
+    'bvs-mock: scenarios/partner-fail.yaml:21: $.entity.partners[0].runs[0].outcomes[0].definitve_error: ' +
+      '"definitve_error" is not one of succeeded, temporary_error, definitive_error, missing_input_data',
+  );
+  expect(error.cause).toBe(result.cause);
+});
+
+test('reports a YAML syntax error with its line and column', () => {
+  const text = VALID.replace('      name: Ana\n', '      name: Ana: Rojas\n');
+  const result = loadScenarioFile(write('syntax.yaml', text));
+  if (result.ok) throw new Error('expected issues');
+  expect(result.issues[0]).toMatchObject({ code: 'yaml_syntax', line: lineOf(text, 'name: Ana: Rojas'), column: 13 });
+  expect(result.issues[0]!.message).toMatch(/^YAML syntax error: /);
+  expect(new ScenarioFileError(result.file, result.issues).message).toMatch(/syntax\.yaml:17:13: YAML syntax error: /);
+});
+
+test('reports a key given twice as a YAML error on the second one', () => {
+  const text = VALID.replace('  country: CL\n', '  country: CL\n  country: PE\n');
+  const result = loadScenarioFile(write('twice.yaml', text));
+  if (result.ok) throw new Error('expected issues');
+  expect(result.issues[0]).toMatchObject({ code: 'yaml_syntax', line: lineOf(text, 'country: PE') });
+});
+
+test('reports every issue of a file in file order, not only the first', () => {
+  const text = VALID.replace('raised_by: cl/sii', 'raised_by: cl/pep').replace('outcomes: [{ succeeded: 40s }]', 'outcomes: [{ temporary_error: 40s }]').replace('name: partner-fail', 'name: Partner Fail');
+  const result = loadScenarioFile(write('many.yaml', text));
+  if (result.ok) throw new Error('expected issues');
+  expect(result.issues.map((issue) => issue.path)).toEqual(['$.name', '$.entity.alerts[0].raised_by', '$.entity.partners[0].runs[0].outcomes[0]']);
+  expect(result.issues.map((issue) => issue.line)).toEqual([1, 13, 21]);
+});
+
+test('reads JSON files and points at their lines', () => {
+  const json = JSON.stringify({ name: 'as-json', description: 'JSON works too', entity: { tin: '76457968-2', country: 'CL', category: 'business', name: 'Comercial Prueba SpA', runs: [{ type: 'cl/sii', outcomes: [{ succeded: '20s' }] }] } }, null, 2);
+  const result = loadScenarioFile(write('as-json.json', json));
+  if (result.ok) throw new Error('expected issues');
+  expect(result.issues).toEqual([expect.objectContaining({ path: '$.entity.runs[0].outcomes[0].succeded', line: lineOf(json, '"succeded"') })]);
+});
+
+test('parses a valid file into milliseconds with defaults applied', () => {
+  const result = loadScenarioFile(write('valid.yml', VALID));
+  if (!result.ok) throw new Error(result.issues.map((issue) => issue.message).join('\n'));
+  expect(result.value.entity.runs[0]!.outcomes).toEqual([{ status: 'succeeded', after: 20_000 }]);
+  expect(result.value.report_after).toBe(10_000);
+  expect(result.lineOf('$.entity.partners[0].tin')).toBe(15);
+});
+
+test('reports an empty file and a missing file without throwing', () => {
+  const empty = loadScenarioFile(write('empty.yaml', '# nothing here\n'));
+  expect(empty).toMatchObject({ ok: false, issues: [{ code: 'empty_file', line: 1 }] });
+  const missing = loadScenarioFile(path.join(directory, 'nope.yaml'));
+  expect(missing).toMatchObject({ ok: false, issues: [{ code: 'unreadable_file', message: 'the file does not exist' }] });
+});
