@@ -9,6 +9,7 @@ process.stdout.on('error', (error) => {
 require('../dist/cli/main.js')
   .main(process.argv)
   .catch((error) => {
-    process.stderr.write(`bvs-mock: ${error && error.message ? error.message : error}\n`);
+    const message = error && error.message ? error.message : String(error);
+    process.stderr.write(`${message.startsWith('bvs-mock:') ? message : `bvs-mock: ${message}`}\n`);
     process.exitCode = 1;
   });

@@ -1,6 +1,7 @@
-import { join } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ScenarioLibrary } from '../engine/scenarios';
 import { buildOpenApiDocument, documentToJson, documentToYaml } from '../openapi';
+import { serveCommand } from './serve-command';
 import { validateCommand } from './validate-command';
 
 const VERSION = '0.1.0';
@@ -30,21 +31,18 @@ export function buildProgram(): Command {
       process.exitCode = validateCommand(files, options);
     });
 
+  program.addCommand(serveCommand(VERSION));
+
   program
-    .command('serve')
-    .description('start the mock (this version prints where the OpenAPI document is)')
-    .action(() => {
-      const root = join(__dirname, '..', '..');
-      process.stdout.write(
-        [
-          `bvs-mock ${VERSION}`,
-          `OpenAPI 3.1 document: ${join(root, 'openapi', 'openapi.yaml')}`,
-          `                      ${join(root, 'openapi', 'openapi.json')}`,
-          'Print it with `bvs-mock openapi`, check payloads with `bvs-mock validate FILE...`.',
-          'The API server is not part of this version; see "Status" in README.md.',
-          '',
-        ].join('\n'),
-      );
+    .command('scenarios')
+    .description('list the scenarios and the TINs that select them')
+    .addOption(new Option('--scenarios <dir>', 'directory of scenario files, added to the built-in library (repeatable)').env('BVS_MOCK_SCENARIOS').default([]).argParser((value: string, previous: string[]) => [...previous, ...value.split(',').filter(Boolean)]))
+    .action((options: { scenarios: string[] }) => {
+      const library = ScenarioLibrary.builtIn();
+      for (const dir of options.scenarios) library.loadDirectory(dir);
+      for (const scenario of library.list()) {
+        process.stdout.write(`${scenario.name.padEnd(26)} ${scenario.tins.join(', ').padEnd(24)} ${scenario.description.replace(/\s+/g, ' ').trim()}\n`);
+      }
     });
 
   return program;

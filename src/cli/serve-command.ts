@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { isClockMode, type ClockMode } from '../clock';
+import { loadConfig } from '../config';
+import { startServer, type StartedServer } from '../http';
+import { startBanner } from './start-banner';
+
+/** Options of `bvs-mock serve`, after flags and environment variables are read. */
+interface ServeFlags {
+  port: number;
+  host: string;
+  config?: string;
+  scenarios: string[];
+  seed: number;
+  clock: ClockMode;
+  speed: number;
+  http: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  strict: boolean;
+  publicUrl?: string;
+}
+
+function integer(name: string, min: number, max: number) {
+  return (value: string) => {
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}`);
+    return Number(value);
+  };
+}
+
+function clockMode(value: string): ClockMode {
+  if (!isClockMode(value)) throw new InvalidArgumentError('must be instant, realtime or manual');
+  return value;
+}
+
+function speed(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new InvalidArgumentError('must be a number above 0, like 10');
+  return number;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, ...value.split(',').filter(Boolean)];
+}
+
+/**
+ * `bvs-mock serve`: every flag has an environment variable (`BVS_MOCK_PORT`,
+ * ...), so a Docker user needs no file (DESIGN.md, Command line).
+ */
+export function serveCommand(version: string): Command {
+  return new Command('serve')
+    .description('start bvs-mock: the API over HTTPS (or --http), the control API and the OpenAPI document')
+    .addOption(new Option('--port <port>', 'port to listen on (0: any free port)').env('BVS_MOCK_PORT').default(4010).argParser(integer('port', 0, 65535)))
+    .addOption(new Option('--host <host>', 'address to listen on (0.0.0.0 in a container)').env('BVS_MOCK_HOST').default('127.0.0.1'))
+    .addOption(new Option('--config <file>', 'configuration file (YAML or JSON): organizations, credentials, settings, endpoints').env('BVS_MOCK_CONFIG'))
+    .addOption(new Option('--scenarios <dir>', 'directory of scenario files, added to the built-in library (repeatable, or comma-separated)').env('BVS_MOCK_SCENARIOS').default([]).argParser(collect))
+    .addOption(new Option('--seed <n>', 'seed of ids and payloads').env('BVS_MOCK_SEED').default(1).argParser(integer('seed', 0, 2 ** 31 - 1)))
+    .addOption(new Option('--clock <mode>', 'instant, realtime or manual').env('BVS_MOCK_CLOCK').default('instant').argParser(clockMode))
+    .addOption(new Option('--speed <n>', 'speed factor of the realtime clock').env('BVS_MOCK_SPEED').default(1).argParser(speed))
+    .addOption(new Option('--http', 'serve plain HTTP instead of HTTPS').env('BVS_MOCK_HTTP').default(false))
+    .addOption(new Option('--tls-cert <file>', 'certificate (PEM) instead of a self-signed one').env('BVS_MOCK_TLS_CERT'))
+    .addOption(new Option('--tls-key <file>', 'private key (PEM) of --tls-cert').env('BVS_MOCK_TLS_KEY'))
+    .addOption(new Option('--strict', 'refuse requests with unknown fields instead of recording them').env('BVS_MOCK_STRICT').default(false))
+    .addOption(new Option('--public-url <url>', 'base address clients use, for pre-signed and recipient URLs (default: the listening address)').env('BVS_MOCK_PUBLIC_URL'))
+    .action(async (flags: ServeFlags) => {
+      await serve(flags, version);
+    });
+}
+
+async function serve(flags: ServeFlags, version: string): Promise<void> {
+  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate');
+  if (flags.http && flags.tlsCert !== undefined) throw new Error('--http serves plain HTTP, so --tls-cert and --tls-key have no use with it');
+  const config = loadConfig(flags.config);
+  const tls = flags.tlsCert !== undefined ? { cert: readPem(flags.tlsCert, '--tls-cert'), key: readPem(flags.tlsKey!, '--tls-key') } : undefined;
+  let server: StartedServer;
+  try {
+    server = await startServer({
+      config,
+      scenarioDirs: flags.scenarios,
+      seed: flags.seed,
+      clock: flags.clock,
+      speed: flags.speed,
+      strict: flags.strict,
+      http: flags.http,
+      tls,
+      host: flags.host,
+      port: flags.port,
+      publicUrl: flags.publicUrl,
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new Error(`port ${flags.port} on ${flags.host} is in use; choose another with --port (or BVS_MOCK_PORT)`);
+    if (code === 'EADDRNOTAVAIL') throw new Error(`cannot listen on ${flags.host}: no such address on this machine; try --host 127.0.0.1 or 0.0.0.0`);
+    throw error;
+  }
+  process.stdout.write(startBanner({ server, version, seed: flags.seed }));
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    void server.close().then(() => {
+      process.stdout.write(`bvs-mock: stopped (${signal})\n`);
+      process.exit(0);
+    });
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+function readPem(file: string, flag: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(`${flag} ${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+}

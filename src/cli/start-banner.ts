@@ -1,0 +1,39 @@
+import type { StartedServer } from '../http';
+
+/** What the start-up block needs to know beyond the running server. */
+export interface BannerInput {
+  server: StartedServer;
+  version: string;
+  seed: number;
+}
+
+/**
+ * The one block `bvs-mock serve` prints on start (DESIGN.md, Command line):
+ * base URL, credentials, control API, clock, scenarios with their TINs, and a
+ * first command to try.
+ */
+export function startBanner({ server, version, seed }: BannerInput): string {
+  const { registry, clock, scenarios } = server.services;
+  const scheme = server.url.startsWith('https') ? 'HTTPS, self-signed certificate unless --tls-cert was given (curl -k, or trust it)' : 'plain HTTP (--http)';
+  const lines = [`bvs-mock ${version} listening on ${server.url} (${scheme})`, ''];
+  const row = (label: string, value: string) => lines.push(`  ${label.padEnd(14)} ${value}`);
+  row('API', `${server.url}/api/v2`);
+  for (const organization of registry.list()) {
+    const suffix = organization.id === registry.defaultId ? ' (default)' : '';
+    row('Organization', `${organization.id}${suffix}`);
+    if (organization.api_keys[0] !== undefined) row('  API key', organization.api_keys[0]);
+    const client = organization.oauth_clients[0];
+    if (client) row('  OAuth client', `${client.client_id} / ${client.client_secret}  (POST ${server.url}/oauth/token)`);
+  }
+  row('Control API', `${server.url}/_mock`);
+  row('OpenAPI', `${server.url}/openapi.yaml  ${server.url}/openapi.json`);
+  const described = clock.describe();
+  row('Clock', `${described.mode}${described.mode === 'realtime' ? ` x${described.speed}` : ''}, simulated time starts ${described.started_at}; seed ${seed}`);
+  row('Scenarios', `${scenarios.size} (any other TIN plays a tree generated from it)`);
+  for (const scenario of scenarios.list()) lines.push(`    ${scenario.name.padEnd(26)} ${scenario.tins.join(', ')}`);
+  const key = registry.get(registry.defaultId)?.api_keys[0];
+  if (key !== undefined) {
+    lines.push('', `Try: curl ${server.url.startsWith('https') ? '-k ' : ''}-H 'Authorization: Bearer ${key}' ${server.url}/api/v2/webhook_endpoints`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,88 @@
+import { OrganizationSettings, type BvsMockConfig, type OrganizationConfig, type Scope } from '../schemas';
+
+/** An OAuth client and the organization it belongs to. */
+export interface ClientGrant {
+  organizationId: string;
+  clientSecret: string;
+  scopes: Scope[];
+}
+
+/**
+ * The organizations of a running bvs-mock: who owns which API key and OAuth
+ * client, and each organization's settings (which the control API may change).
+ * Built once from the configuration; lookups are map reads on the hot path.
+ */
+export class OrganizationRegistry {
+  private readonly organizations = new Map<string, OrganizationConfig>();
+  private readonly apiKeys = new Map<string, string>();
+  private readonly clients = new Map<string, ClientGrant>();
+  /** The first organization of the configuration: control API calls without `organization_id` act on it. */
+  readonly defaultId: string;
+
+  constructor(private readonly config: BvsMockConfig) {
+    this.load();
+    this.defaultId = config.organizations[0]!.id;
+  }
+
+  /** Back to the configuration as it was read: settings changed at run time are undone (`POST /_mock/reset`). */
+  reset(): void {
+    this.organizations.clear();
+    this.apiKeys.clear();
+    this.clients.clear();
+    this.load();
+  }
+
+  private load(): void {
+    for (const organization of this.config.organizations) {
+      this.organizations.set(organization.id, structuredClone(organization));
+      for (const key of organization.api_keys) this.apiKeys.set(key, organization.id);
+      for (const client of organization.oauth_clients) {
+        this.clients.set(client.client_id, { organizationId: organization.id, clientSecret: client.client_secret, scopes: [...client.scopes] });
+      }
+    }
+  }
+
+  /** The organization owning an API key, if any. */
+  byApiKey(key: string): string | undefined {
+    return this.apiKeys.get(key);
+  }
+
+  /** An OAuth client, if any. */
+  client(clientId: string): ClientGrant | undefined {
+    return this.clients.get(clientId);
+  }
+
+  /** Whether the organization exists. */
+  has(id: string): boolean {
+    return this.organizations.has(id);
+  }
+
+  /** An organization's configuration (settings as they stand now). */
+  get(id: string): OrganizationConfig | undefined {
+    return this.organizations.get(id);
+  }
+
+  /** Every organization, in configuration order. */
+  list(): OrganizationConfig[] {
+    return [...this.organizations.values()];
+  }
+
+  /** The settings of an organization; throws for an unknown id (callers check `has` first). */
+  settings(id: string): OrganizationConfig['settings'] {
+    const organization = this.organizations.get(id);
+    if (!organization) throw new Error(`bvs-mock: unknown organization ${id}`);
+    return organization.settings;
+  }
+
+  /**
+   * Replaces some settings, as support would (DESIGN.md, control API). The result
+   * is checked with the same schema as the configuration file; nothing changes when it fails.
+   */
+  updateSettings(id: string, patch: Record<string, unknown>): ReturnType<typeof OrganizationSettings.safeParse> {
+    const organization = this.organizations.get(id);
+    if (!organization) throw new Error(`bvs-mock: unknown organization ${id}`);
+    const result = OrganizationSettings.safeParse({ ...organization.settings, ...patch });
+    if (result.success) organization.settings = result.data;
+    return result;
+  }
+}

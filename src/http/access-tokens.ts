@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import type { Scope } from '../schemas';
+
+/** An OAuth access token the server issued. */
+export interface AccessToken {
+  organizationId: string;
+  clientId: string;
+  scopes: Scope[];
+  /** Simulated epoch milliseconds at which the token stops working. */
+  expiresAt: number;
+}
+
+/** Access tokens live 7200 seconds (spec §5.4, §8). */
+export const ACCESS_TOKEN_LIFETIME_S = 7200;
+
+/**
+ * The OAuth access tokens issued by `POST /oauth/token`. Expiry is read on the
+ * simulated clock, so advancing the clock two hours expires them (spec §5.4).
+ */
+export class AccessTokens {
+  private readonly tokens = new Map<string, AccessToken>();
+
+  /** Issues a new token. Token text is random (it is a secret, not part of any payload). */
+  issue(grant: Omit<AccessToken, 'expiresAt'>, now: number): { token: string; expiresIn: number } {
+    const token = `bvs_at_${randomBytes(24).toString('base64url')}`;
+    this.tokens.set(token, { ...grant, expiresAt: now + ACCESS_TOKEN_LIFETIME_S * 1000 });
+    return { token, expiresIn: ACCESS_TOKEN_LIFETIME_S };
+  }
+
+  /** The token's grant, or undefined for a token this server never issued. */
+  get(token: string): AccessToken | undefined {
+    return this.tokens.get(token);
+  }
+
+  /** Forgets every token (control API reset). */
+  clear(): void {
+    this.tokens.clear();
+  }
+}

@@ -1,0 +1,108 @@
+import type { Issue } from '../schemas';
+import { ApiProblem, problems } from './api-problem';
+import type { ApiServices } from './api-services';
+import { authenticate, type Principal } from './authenticate';
+import type { CoreRequest, CoreResponse } from './core-types';
+import { mediaType, parseJsonBody } from './read-body';
+import type { RouteContext } from './route-context';
+import { Router, type Route, type RouteMatch } from './router';
+import { apiRoutes } from './routes/api-routes';
+import { controlRoutes } from './routes/control-routes';
+import { extensionRoutes } from './routes/extension-routes';
+import { fileRoutes } from './routes/file-routes';
+import { oauthTokenRoute } from './routes/oauth-token-route';
+import { openApiRoutes } from './routes/openapi-routes';
+
+/** The transport-free API: one request in, one response out. */
+export interface ApiCore {
+  handle(request: CoreRequest): Promise<CoreResponse>;
+}
+
+/** Error codes that mean the client broke the contract; the journal records them as violations. */
+const CONTRACT_ERRORS = new Set(['validation_failed', 'malformed_json', 'unsupported_media_type', 'route_not_found', 'method_not_allowed', 'invalid_request', 'unsupported_grant_type']);
+
+/** Every route of bvs-mock: the spec's API, its extensions, files, the control API and the document. */
+export function allRoutes(): Route[] {
+  return [oauthTokenRoute, ...apiRoutes, ...extensionRoutes, ...fileRoutes, ...controlRoutes, ...openApiRoutes()];
+}
+
+/**
+ * The request pipeline, in one short factory: HTTPS check, size limit, route,
+ * credential and scope, handler; problems become the one error shape, and any
+ * other exception one generic 500 logged with its request id (STYLE.md rule 5).
+ * Transports (node server, msw, express) only convert to and from it.
+ */
+export function createApiCore(services: ApiServices): ApiCore {
+  const router = new Router(allRoutes());
+  let counter = 0;
+
+  return {
+    async handle(request) {
+      const started = process.hrtime.bigint();
+      counter += 1;
+      const requestId = `req_${counter.toString().padStart(6, '0')}`;
+      let match: RouteMatch | undefined;
+      let context: RouteContext | undefined;
+      let response: CoreResponse;
+      let problemIssues: Issue[] = [];
+      try {
+        if (services.requireHttps && !request.secure) throw problems.httpsRequired();
+        if (request.body.length > services.bodyLimit) throw problems.payloadTooLarge(services.bodyLimit);
+        match = router.match(request.method, request.path);
+        context = makeContext(services, request, match, requestId);
+        response = await match.route.handle(context);
+      } catch (error) {
+        if (error instanceof ApiProblem) {
+          response = error.toResponse(requestId);
+          if (CONTRACT_ERRORS.has(error.code)) problemIssues = error.issues.length > 0 ? error.issues : [{ path: '$', code: error.code, message: error.message }];
+        } else {
+          services.logError(requestId, error);
+          response = problems.internal().toResponse(requestId);
+        }
+      }
+      response.headers['x-request-id'] = requestId;
+      if (match?.route.access.kind !== 'control') {
+        services.journal.record({
+          id: requestId,
+          at: services.clock.iso(),
+          method: request.method,
+          path: request.path,
+          operation: match?.route.operation ?? null,
+          organization_id: context?.principal?.organizationId ?? (match?.route.operation === 'createOAuthToken' && response.status === 200 ? (context?.organizationId ?? null) : null),
+          status: response.status,
+          duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+          violations: [...(context?.violations ?? []), ...problemIssues],
+        });
+      }
+      return response;
+    },
+  };
+}
+
+function makeContext(services: ApiServices, request: CoreRequest, match: RouteMatch, requestId: string): RouteContext {
+  let parsed = false;
+  let body: unknown;
+  const json = () => {
+    if (!parsed) {
+      body = parseJsonBody(request);
+      parsed = true;
+    }
+    return body;
+  };
+  const access = match.route.access;
+  let principal: Principal | null = null;
+  let organizationId = services.registry.defaultId;
+  if (access.kind === 'api') {
+    principal = authenticate({ authorization: request.headers.authorization, registry: services.registry, tokens: services.tokens, now: services.clock.now() });
+    if (!principal.scopes.includes(access.scope)) throw problems.insufficientScope(access.scope);
+    organizationId = principal.organizationId;
+  } else if (access.kind === 'control') {
+    const fromBody = request.body.length > 0 && mediaType(request) === 'application/json' ? (json() as { organization_id?: unknown } | undefined)?.organization_id : undefined;
+    const asked = request.query.get('organization_id') ?? (typeof fromBody === 'string' ? fromBody : undefined);
+    if (asked !== undefined) {
+      if (!services.registry.has(asked)) throw problems.notFound('organization', asked);
+      organizationId = asked;
+    }
+  }
+  return { request, params: match.params, requestId, services, principal, organizationId, violations: [], json };
+}

@@ -1,0 +1,32 @@
+import type { SimulatedClock } from '../clock';
+import type { OrganizationRegistry } from '../config';
+import type { Engine } from '../engine';
+import type { ScenarioLibrary } from '../engine/scenarios';
+import type { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
+import type { UrlSigner } from '../reports/url-signer';
+import type { AccessTokens } from './access-tokens';
+import type { RequestJournal } from './request-journal';
+
+/** Largest request body accepted (docs/fidelity.md row 26). */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** Everything the API's routes use; made once by `createMock`. */
+export interface ApiServices {
+  engine: Engine;
+  clock: SimulatedClock;
+  registry: OrganizationRegistry;
+  tokens: AccessTokens;
+  journal: RequestJournal;
+  scenarios: ScenarioLibrary;
+  signer: UrlSigner;
+  endpoints: WebhookEndpointStore;
+  /** Refuse requests that break the contract in tolerable ways (unknown fields), instead of recording them. */
+  strict: boolean;
+  /** Answer plain-HTTP requests with `https_required` (spec §5.1); off with `--http`. */
+  requireHttps: boolean;
+  bodyLimit: number;
+  /** Empties every state and moves the clock back to its start (`POST /_mock/reset`). */
+  reset(): void;
+  /** Where unexpected errors are written, with the request id. */
+  logError(requestId: string, error: unknown): void;
+}

@@ -1,0 +1,20 @@
+import { http, type HttpHandler } from 'msw';
+import type { ApiCore } from './api-core';
+import { fromFetchRequest, toFetchResponse } from './fetch-adapter';
+
+/**
+ * The msw request handlers of bvs-mock: one handler that hands every request
+ * under `baseUrl` to the core. Use them with msw's `setupServer` to intercept
+ * `fetch` in-process (no ports), or with `@mswjs/http-middleware` inside an
+ * express app; `bvs-mock serve` reaches the same core through node's server.
+ *
+ * @example
+ * const mock = createMock({ clock: 'manual' });
+ * const server = setupServer(...createHandlers(mock.core, 'https://bvs.test'));
+ * server.listen();
+ * await fetch('https://bvs.test/api/v2/webhook_endpoints', { headers: { authorization: 'Bearer test_key_default' } });
+ */
+export function createHandlers(core: ApiCore, baseUrl = '*'): HttpHandler[] {
+  const pattern = baseUrl === '*' ? '*' : `${baseUrl.replace(/\/+$/, '')}/*`;
+  return [http.all(pattern, async ({ request }) => toFetchResponse(await core.handle(await fromFetchRequest(request))))];
+}

@@ -1,0 +1,23 @@
+import type { Issue } from '../schemas';
+import type { ApiServices } from './api-services';
+import type { Principal } from './authenticate';
+import type { CoreRequest } from './core-types';
+
+/** What a route handler gets: the request, its parameters, the caller, and the services. */
+export interface RouteContext {
+  request: CoreRequest;
+  params: Record<string, string>;
+  requestId: string;
+  services: ApiServices;
+  /** The API caller; null on public and control routes. */
+  principal: Principal | null;
+  /**
+   * The organization acted on: the caller's for API routes; for control routes
+   * the `organization_id` query parameter or body field, else the default organization.
+   */
+  organizationId: string;
+  /** Contract violations found in the request and tolerated (recorded in the journal). */
+  violations: Issue[];
+  /** The JSON body, parsed once (checks Content-Type; empty body gives undefined). */
+  json(): unknown;
+}

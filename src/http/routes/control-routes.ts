@@ -1,0 +1,185 @@
+import {
+  AnalyzeRequest,
+  AssignRequest,
+  ClockAdvanceRequest,
+  CompleteAssignmentRequest,
+  EvaluateRequest,
+  OrganizationOnlyRequest,
+  SubmitItemsRequest,
+  parseWith,
+  toIssues,
+} from '../../schemas';
+import { problems } from '../api-problem';
+import { jsonResponse } from '../core-types';
+import { checkBody } from '../read-body';
+import type { RouteContext } from '../route-context';
+import type { Route } from '../router';
+import { unwrap } from './extension-routes';
+import { scenarioRoutes } from './scenario-routes';
+
+const VERSION = '0.1.0';
+
+function flow(context: RouteContext) {
+  const id = context.params.id!;
+  return unwrap(context.services.engine.informationRequestFlow(context.organizationId, id), 'information request', id);
+}
+
+const control = { kind: 'control' as const };
+
+/** The control API (DESIGN.md): health, reset, the clock, organizations' settings, the journal, and the engine's levers. */
+export const controlRoutes: Route[] = [
+  {
+    method: 'GET',
+    pattern: '/_mock/health',
+    operation: 'control.health',
+    access: control,
+    handle: (context) => jsonResponse(200, { status: 'ok', version: VERSION, clock: context.services.clock.describe() }),
+  },
+  {
+    method: 'POST',
+    pattern: '/_mock/reset',
+    operation: 'control.reset',
+    access: control,
+    handle(context) {
+      context.services.reset();
+      return jsonResponse(200, { status: 'reset', clock: context.services.clock.describe() });
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/_mock/clock',
+    operation: 'control.clock',
+    access: control,
+    handle: (context) => jsonResponse(200, context.services.clock.describe()),
+  },
+  {
+    method: 'POST',
+    pattern: '/_mock/clock/advance',
+    operation: 'control.clock.advance',
+    access: control,
+    handle(context) {
+      const body = checkBody(context, (value) => parseWith(ClockAdvanceRequest, value), context.json() ?? {});
+      const fired = context.services.clock.advance(Math.round(body.seconds * 1000));
+      return jsonResponse(200, { ...context.services.clock.describe(), fired });
+    },
+  },
+  {
+    method: 'POST',
+    pattern: '/_mock/clock/run',
+    operation: 'control.clock.run',
+    access: control,
+    handle(context) {
+      const fired = context.services.clock.runAll();
+      return jsonResponse(200, { ...context.services.clock.describe(), fired });
+    },
+  },
+  ...scenarioRoutes,
+  {
+    method: 'PATCH',
+    pattern: '/_mock/organizations/:id/settings',
+    operation: 'control.organization.settings',
+    access: control,
+    handle(context) {
+      const id = context.params.id!;
+      const { registry } = context.services;
+      if (!registry.has(id)) throw problems.notFound('organization', id);
+      const body = context.json();
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw problems.invalidRequest('Send a JSON object of settings, like {"child_batches_ready": false}.');
+      const result = registry.updateSettings(id, body as Record<string, unknown>);
+      if (!result.success) throw problems.validationFailed(toIssues(result.error));
+      return jsonResponse(200, { organization_id: id, settings: result.data });
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/_mock/requests',
+    operation: 'control.requests',
+    access: control,
+    handle(context) {
+      const { query } = context.request;
+      const requests = context.services.journal.list({
+        violationsOnly: query.get('violations') === 'true',
+        organizationId: query.get('organization_id') ?? undefined,
+      });
+      return jsonResponse(200, { requests });
+    },
+  },
+  {
+    method: 'POST',
+    pattern: '/_mock/entity_validations/:id/revalidate',
+    operation: 'control.revalidate',
+    access: control,
+    handle(context) {
+      checkBody(context, (value) => parseWith(OrganizationOnlyRequest, value), context.json() ?? {});
+      const id = context.params.id!;
+      return jsonResponse(202, unwrap(context.services.engine.revalidate(context.organizationId, id), 'entity validation', id));
+    },
+  },
+  {
+    method: 'POST',
+    pattern: '/_mock/data_source_runs/:id/input',
+    operation: 'control.run.input',
+    access: control,
+    handle(context) {
+      checkBody(context, (value) => parseWith(OrganizationOnlyRequest, value), context.json() ?? {});
+      const id = context.params.id!;
+      unwrap(context.services.engine.supplyInput(context.organizationId, id), 'data source run', id);
+      return jsonResponse(202, { data_source_run_id: id, status: 'input_supplied' });
+    },
+  },
+  {
+    method: 'POST',
+    pattern: '/_mock/information_requests/:id/submit',
+    operation: 'control.information_request.submit',
+    access: control,
+    handle(context) {
+      const body = checkBody(context, (value) => parseWith(SubmitItemsRequest, value), context.json() ?? {});
+      unwrap(flow(context).submit(body.items ?? 'all'), 'information request', context.params.id!);
+      return jsonResponse(202, context.services.engine.getInformationRequest(context.organizationId, context.params.id!));
+    },
+  },
+  {
+    method: 'POST',
+    pattern: '/_mock/information_requests/:id/analyze',
+    operation: 'control.information_request.analyze',
+    access: control,
+    handle(context) {
+      const body = checkBody(context, (value) => parseWith(AnalyzeRequest, value), context.json() ?? {});
+      unwrap(flow(context).analyze({ information_sheet: body.information_sheet, chat: body.chat }), 'information request', context.params.id!);
+      return jsonResponse(202, context.services.engine.getInformationRequest(context.organizationId, context.params.id!));
+    },
+  },
+  {
+    method: 'POST',
+    pattern: '/_mock/information_requests/:id/assignments',
+    operation: 'control.information_request.assign',
+    access: control,
+    handle(context) {
+      const body = checkBody(context, (value) => parseWith(AssignRequest, value), context.json() ?? {});
+      unwrap(flow(context).assign({ reviewer_email: body.reviewer_email, role: body.role }), 'information request', context.params.id!);
+      return jsonResponse(202, context.services.engine.getInformationRequest(context.organizationId, context.params.id!));
+    },
+  },
+  {
+    method: 'POST',
+    pattern: '/_mock/information_requests/:id/assignments/complete',
+    operation: 'control.information_request.complete_assignment',
+    access: control,
+    handle(context) {
+      const body = checkBody(context, (value) => parseWith(CompleteAssignmentRequest, value), context.json() ?? {});
+      unwrap(flow(context).completeAssignment(body.reviewer_email), 'information request', context.params.id!);
+      return jsonResponse(202, context.services.engine.getInformationRequest(context.organizationId, context.params.id!));
+    },
+  },
+  {
+    method: 'POST',
+    pattern: '/_mock/information_requests/:id/evaluate',
+    operation: 'control.information_request.evaluate',
+    access: control,
+    handle(context) {
+      const body = checkBody(context, (value) => parseWith(EvaluateRequest, value), context.json() ?? {});
+      unwrap(flow(context).evaluate(body.comment), 'information request', context.params.id!);
+      return jsonResponse(202, context.services.engine.getInformationRequest(context.organizationId, context.params.id!));
+    },
+  },
+];

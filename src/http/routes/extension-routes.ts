@@ -1,0 +1,84 @@
+import { StakeholdersCreateRequest, parseWith } from '../../schemas';
+import { problems } from '../api-problem';
+import { jsonResponse } from '../core-types';
+import { checkBody } from '../read-body';
+import type { Route } from '../router';
+import type { ActionResult } from '../../engine';
+
+/** Turns an engine refusal into the API's answer. */
+export function unwrap<T>(result: ActionResult<T>, what: string, id: string): T {
+  if (result.ok) return result.value;
+  if (result.code === 'not_found') throw problems.notFound(what, id);
+  throw problems.conflict(result.message);
+}
+
+/**
+ * Operations the spec refers to without paths (spec §4, "Other operations"),
+ * at paths of bvs-mock's choosing, marked `x-bvs-mock-extension` in the
+ * document (docs/fidelity.md row 18).
+ */
+export const extensionRoutes: Route[] = [
+  {
+    method: 'GET',
+    pattern: '/api/v2/data_source_run_batches/:id',
+    operation: 'getDataSourceRunBatch',
+    access: { kind: 'api', scope: 'validations:read' },
+    handle(context) {
+      const id = context.params.id!;
+      const batch = context.services.engine.getBatch(context.organizationId, id);
+      if (!batch) throw problems.notFound('data source run batch', id);
+      return jsonResponse(200, batch);
+    },
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v2/data_source_run_batches/:id/consolidated_report',
+    operation: 'generateConsolidatedReport',
+    access: { kind: 'api', scope: 'validations:write' },
+    handle(context) {
+      const id = context.params.id!;
+      const { engine } = context.services;
+      unwrap(engine.generateConsolidatedReport(context.organizationId, id), 'data source run batch', id);
+      return jsonResponse(202, engine.getBatch(context.organizationId, id));
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/api/v2/entity_validations/:id/formation',
+    operation: 'getFormation',
+    access: { kind: 'api', scope: 'validations:read' },
+    handle(context) {
+      const id = context.params.id!;
+      const formation = context.services.engine.getFormation(context.organizationId, id);
+      if (!formation) {
+        if (!context.services.engine.getValidation(context.organizationId, id)) throw problems.notFound('entity validation', id);
+        throw problems.notFound('formation of entity validation', id);
+      }
+      return jsonResponse(200, formation);
+    },
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v2/entity_validations/:id/stakeholders',
+    operation: 'addStakeholders',
+    access: { kind: 'api', scope: 'validations:write' },
+    handle(context) {
+      const id = context.params.id!;
+      const body = checkBody(context, (value) => parseWith(StakeholdersCreateRequest, value), context.json());
+      const validation = unwrap(context.services.engine.addStakeholders(context.organizationId, id, body.stakeholders), 'entity validation', id);
+      return jsonResponse(201, validation);
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/api/v2/information_requests/:id',
+    operation: 'getInformationRequest',
+    access: { kind: 'api', scope: 'validations:read' },
+    handle(context) {
+      const id = context.params.id!;
+      const request = context.services.engine.getInformationRequest(context.organizationId, id);
+      if (!request) throw problems.notFound('information request', id);
+      return jsonResponse(200, request);
+    },
+  },
+];

@@ -1,0 +1,45 @@
+import type { FileKind } from '../../engine';
+import { renderConsolidatedReportPdf, renderDocumentPdf, renderLegalReportPdf } from '../../reports';
+import { problems } from '../api-problem';
+import type { Route } from '../router';
+
+const FOLDERS: Record<string, FileKind> = {
+  reports: 'consolidated_report',
+  legal_reports: 'legal_report',
+  documents: 'document',
+};
+
+/**
+ * The PDFs behind pre-signed URLs: consolidated reports, legal reports and
+ * formation documents (spec §2, §6). A URL works for 24 simulated hours, then
+ * answers 410 `url_expired`; reading the resource again gives a fresh one.
+ */
+export const fileRoutes: Route[] = Object.entries(FOLDERS).map(([folder, kind]) => ({
+  method: 'GET' as const,
+  pattern: `/_mock/files/${folder}/:file`,
+  operation: `download_${kind}`,
+  access: { kind: 'public' as const },
+  async handle(context) {
+    const file = context.params.file!;
+    const { signer, clock, engine } = context.services;
+    const check = signer.check(context.request.path, context.request.query.get('expires'), context.request.query.get('signature'), clock.now());
+    if (!check.ok) {
+      if (check.reason === 'expired') throw problems.urlExpired(new Date(check.expiredAt!).toISOString());
+      throw problems.badSignature();
+    }
+    const id = file.replace(/\.pdf$/, '');
+    const source = file.endsWith('.pdf') ? engine.lookupFile(kind, id) : undefined;
+    if (!source) throw problems.notFound('file', file);
+    const bytes =
+      source.kind === 'consolidated_report'
+        ? await renderConsolidatedReportPdf(source)
+        : source.kind === 'legal_report'
+          ? await renderLegalReportPdf(source)
+          : await renderDocumentPdf(source);
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${file}"`, 'cache-control': 'private, max-age=0' },
+      body: bytes,
+    };
+  },
+}));

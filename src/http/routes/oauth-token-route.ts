@@ -1,0 +1,39 @@
+import { OAuthTokenRequest, parseWith, type OAuthTokenResponse, type Scope } from '../../schemas';
+import { problems } from '../api-problem';
+import { jsonResponse } from '../core-types';
+import { checkBody, parseFormBody } from '../read-body';
+import type { Route } from '../router';
+
+/**
+ * `POST /oauth/token`: the client credentials grant (spec §4, §5.4). Without
+ * `scope` the client gets every scope it is configured with; asking for one it
+ * lacks is refused (docs/fidelity.md row 19).
+ */
+export const oauthTokenRoute: Route = {
+  method: 'POST',
+  pattern: '/oauth/token',
+  operation: 'createOAuthToken',
+  access: { kind: 'public' },
+  handle(context) {
+    const fields = parseFormBody(context.request);
+    if (fields.grant_type !== undefined && fields.grant_type !== 'client_credentials') throw problems.unsupportedGrant(fields.grant_type);
+    const body = checkBody(context, (value) => parseWith(OAuthTokenRequest, value), fields);
+    const { registry, tokens, clock } = context.services;
+    const client = registry.client(body.client_id);
+    if (!client || client.clientSecret !== body.client_secret) throw problems.invalidClient();
+    const asked = body.scope === undefined ? client.scopes : (body.scope.split(/\s+/).filter(Boolean) as Scope[]);
+    const refused = asked.filter((scope) => !client.scopes.includes(scope));
+    if (refused.length > 0) throw problems.scopeNotAllowed(refused);
+    const now = clock.now();
+    const issued = tokens.issue({ organizationId: client.organizationId, clientId: body.client_id, scopes: asked }, now);
+    context.organizationId = client.organizationId;
+    const response: OAuthTokenResponse = {
+      access_token: issued.token,
+      token_type: 'Bearer',
+      expires_in: issued.expiresIn,
+      scope: asked.join(' '),
+      created_at: Math.floor(now / 1000),
+    };
+    return jsonResponse(200, response, { 'cache-control': 'no-store' });
+  },
+};

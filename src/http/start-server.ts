@@ -1,0 +1,51 @@
+import { createMock, type Mock, type MockOptions } from './create-mock';
+import { startNodeServer, type RunningServer } from './node-server';
+import { selfSignedCertificate, type TlsMaterial } from './self-signed-certificate';
+
+/** Options of {@link startServer}: the mock's, plus where and how to listen. */
+export interface ServerOptions extends MockOptions {
+  host?: string;
+  /** 0 picks a free port; default 4010. */
+  port?: number;
+  /** Plain HTTP instead of HTTPS (`--http`). */
+  http?: boolean;
+  /** A certificate and key to use instead of a self-signed one. */
+  tls?: TlsMaterial;
+}
+
+/** A running bvs-mock: the mock, and the server around it. */
+export interface StartedServer extends Mock {
+  url: string;
+  port: number;
+  /** The certificate served (PEM), so clients can trust it; null with `--http`. */
+  certificate: string | null;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts bvs-mock on node's HTTP(S) server: HTTPS with a self-signed
+ * certificate by default (spec §5.1), plain HTTP with `http: true`.
+ */
+export async function startServer(options: ServerOptions = {}): Promise<StartedServer> {
+  const host = options.host ?? '127.0.0.1';
+  const tls = options.http ? null : (options.tls ?? (await selfSignedCertificate([host])));
+  const mock = createMock({ ...options, requireHttps: options.requireHttps ?? !options.http });
+  let server: RunningServer;
+  try {
+    server = await startNodeServer({ core: mock.core, host, port: options.port ?? 4010, tls, bodyLimit: mock.services.bodyLimit });
+  } catch (error) {
+    mock.dispose();
+    throw error;
+  }
+  mock.services.signer.setBaseUrl(options.publicUrl ?? server.url);
+  return {
+    ...mock,
+    url: server.url,
+    port: server.port,
+    certificate: tls?.cert ?? null,
+    close: async () => {
+      await server.close();
+      mock.dispose();
+    },
+  };
+}
