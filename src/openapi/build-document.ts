@@ -1,4 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { registerExtensionPaths } from './register-extension-paths';
 import { registerPaths } from './register-paths';
 import { registerSecuritySchemes } from './security';
 import { registerWebhooks } from './register-webhooks';
@@ -23,6 +24,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registerSecuritySchemes(registry);
   registerPaths(registry);
+  registerExtensionPaths(registry);
   registerWebhooks(registry);
   const generator = new OpenApiGeneratorV31(registry.definitions, { sortComponents: 'alphabetically' });
   return generator.generateDocument({
@@ -44,7 +46,8 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: 'Authentication', description: 'OAuth 2.0 client credentials (spec §5).' },
       { name: 'Webhook endpoints', description: 'Organization-level webhook endpoints (spec §2, §6).' },
       { name: 'Entity validations', description: 'Validations of business entities and their related entities (spec §2, §4).' },
-      { name: 'Data source runs', description: 'Records gathered by data source runs (spec §4).' },
+      { name: 'Data source runs', description: 'Batches of data source runs and the records they gathered (spec §2, §4).' },
+      { name: 'Information requests', description: 'Items collected from a recipient, analysis and reviewers (spec §1.5, §2).' },
       { name: 'Webhooks', description: 'Events pushed to the client (spec §6).' },
     ],
   });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { allRoutes } from '../../src/http';
 import { buildOpenApiDocument, documentToJson, documentToYaml } from '../../src/openapi';
 import {
   EVENT_EXAMPLES,
@@ -26,18 +27,40 @@ test('the committed openapi.json is what the schemas generate (run `npm run open
   expect(readFileSync(join(ROOT, 'openapi', 'openapi.json'), 'utf8')).toBe(documentToJson(document));
 });
 
-test('the document is OpenAPI 3.1 and holds every operation of spec section 4', () => {
-  expect(document.openapi).toBe('3.1.0');
-  const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-    Object.keys(item as object).map((method) => `${method.toUpperCase()} ${path}`),
+const operations = () =>
+  Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+    Object.entries(item as Record<string, Record<string, unknown>>).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })),
   );
-  expect(operations.sort()).toEqual([
+
+test('the document is OpenAPI 3.1 and holds every operation of spec section 4, unmarked', () => {
+  expect(document.openapi).toBe('3.1.0');
+  const spec = operations().filter(({ operation }) => operation['x-bvs-mock-extension'] === undefined);
+  expect(spec.map(({ key }) => key).sort()).toEqual([
     'GET /api/v2/data_source_runs/{id}/records',
     'GET /api/v2/entity_validations/{id}',
     'GET /api/v2/webhook_endpoints',
     'POST /api/v2/entity_validations',
     'POST /oauth/token',
   ]);
+});
+
+test('the operations the spec names without a path are marked as bvs-mock extensions', () => {
+  const extensions = operations().filter(({ operation }) => operation['x-bvs-mock-extension'] === true);
+  expect(extensions.map(({ key }) => key).sort()).toEqual([
+    'GET /api/v2/data_source_run_batches/{id}',
+    'GET /api/v2/entity_validations/{id}/formation',
+    'GET /api/v2/information_requests/{id}',
+    'POST /api/v2/data_source_run_batches/{id}/consolidated_report',
+    'POST /api/v2/entity_validations/{id}/stakeholders',
+  ]);
+  for (const { operation } of extensions) expect(operation.description).toContain('docs/fidelity.md row 18');
+});
+
+test('every operation of the document is served by a route of the same name, and every API route is in the document', () => {
+  const routes = allRoutes().filter((route) => route.access.kind === 'api' || route.operation === 'createOAuthToken');
+  const served = routes.map((route) => `${route.method} ${route.pattern.replace(/:([a-z_]+)/g, '{$1}')} ${route.operation}`).sort();
+  const documented = operations().map(({ key, operation }) => `${key} ${String(operation.operationId)}`).sort();
+  expect(served).toEqual(documented);
 });
 
 test('the document holds all 12 events under webhooks', () => {

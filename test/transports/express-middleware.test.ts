@@ -1,0 +1,42 @@
+import express from 'express';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { bvsMockMiddleware, createMock } from '../../src';
+
+const mock = createMock({ clock: 'manual', requireHttps: false });
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  const app = express();
+  app.get('/own-route', (_request, response) => {
+    response.json({ mine: true });
+  });
+  app.use(bvsMockMiddleware(mock.core));
+  server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  mock.dispose();
+});
+
+test('bvs-mock mounted in an express app answers the API next to the app\'s own routes', async () => {
+  expect(await (await fetch(`${base}/own-route`)).json()).toEqual({ mine: true });
+  const created = await fetch(`${base}/api/v2/entity_validations`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer test_key_default', 'content-type': 'application/json' },
+    body: JSON.stringify({ tin: '76354771-K', country: 'CL' }),
+  });
+  expect(created.status).toBe(201);
+  expect(await created.json()).toMatchObject({ tin: '76354771-K', name: expect.any(String) });
+});
+
+test('errors through the middleware keep the one error shape', async () => {
+  const response = await fetch(`${base}/api/v2/entity_validations`, { method: 'POST', headers: { authorization: 'Bearer nope' } });
+  expect(response.status).toBe(401);
+  expect(await response.json()).toMatchObject({ error: { code: 'invalid_token', request_id: response.headers.get('x-request-id') } });
+});

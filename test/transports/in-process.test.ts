@@ -1,0 +1,54 @@
+import { setupServer } from 'msw/node';
+import { createHandlers, createMock } from '../../src';
+import { EntityValidation, parseWith } from '../../src/schemas';
+
+const BASE = 'https://bvs.test';
+const mock = createMock({ clock: 'manual' });
+const server = setupServer(...createHandlers(mock.core, BASE));
+const auth = { authorization: 'Bearer test_key_default' };
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => {
+  server.close();
+  mock.dispose();
+});
+
+test('fetch reaches the mock in-process through msw, and the clock is driven by the test', async () => {
+  const created = await fetch(`${BASE}/api/v2/entity_validations`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ entity_validation: { tin: '76920415-6', country: 'CL' } }),
+  });
+  expect(created.status).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const types: string[] = [];
+  const unsubscribe = mock.engine.subscribe((event) => types.push(event.type));
+  mock.clock.runAll();
+  unsubscribe();
+  expect(types.at(-1)).toBe('data_source_run_batch.consolidated_report_ready');
+  const read = await fetch(`${BASE}/api/v2/entity_validations/${id}`, { headers: auth });
+  const body = await read.json();
+  expect(parseWith(EntityValidation, body).ok).toBe(true);
+  expect((body as { related_entities: unknown[] }).related_entities).toHaveLength(3);
+});
+
+test('in-process errors have the same shape as over the network', async () => {
+  const response = await fetch(`${BASE}/api/v2/entity_validations/evl_missing`, { headers: auth });
+  expect(response.status).toBe(404);
+  expect(response.headers.get('x-request-id')).toMatch(/^req_/);
+  expect(await response.json()).toMatchObject({ error: { code: 'not_found', status: 404 } });
+});
+
+test('the base URL scheme counts: plain http through msw is refused as the spec says', async () => {
+  const plain = setupServer(...createHandlers(mock.core, 'http://bvs-plain.test'));
+  server.close();
+  plain.listen();
+  try {
+    const response = await fetch('http://bvs-plain.test/api/v2/webhook_endpoints', { headers: auth });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: 'https_required' } });
+  } finally {
+    plain.close();
+    server.listen({ onUnhandledRequest: 'error' });
+  }
+});
