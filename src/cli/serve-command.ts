@@ -19,6 +19,10 @@ interface ServeFlags {
   tlsKey?: string;
   strict: boolean;
   publicUrl?: string;
+  webhookUrl?: string;
+  webhookSecret?: string;
+  allowHttpWebhooks: boolean;
+  insecureWebhookTls: boolean;
 }
 
 function integer(name: string, min: number, max: number) {
@@ -61,6 +65,10 @@ export function serveCommand(version: string): Command {
     .addOption(new Option('--tls-cert <file>', 'certificate (PEM) instead of a self-signed one').env('BVS_MOCK_TLS_CERT'))
     .addOption(new Option('--tls-key <file>', 'private key (PEM) of --tls-cert').env('BVS_MOCK_TLS_KEY'))
     .addOption(new Option('--strict', 'refuse requests with unknown fields instead of recording them').env('BVS_MOCK_STRICT').default(false))
+    .addOption(new Option('--webhook-url <url>', 'add an endpoint (named cli) to the default organization, subscribed to every event').env('BVS_MOCK_WEBHOOK_URL'))
+    .addOption(new Option('--webhook-secret <secret>', 'with --webhook-url: send Authorization: Bearer <secret> on its deliveries').env('BVS_MOCK_WEBHOOK_SECRET'))
+    .addOption(new Option('--allow-http-webhooks', 'accept plain-http legacy webhook_url values (local receivers)').env('BVS_MOCK_ALLOW_HTTP_WEBHOOKS').default(false))
+    .addOption(new Option('--insecure-webhook-tls', "accept receivers' self-signed certificates").env('BVS_MOCK_INSECURE_WEBHOOK_TLS').default(false))
     .addOption(new Option('--public-url <url>', 'base address clients use, for pre-signed and recipient URLs (default: the listening address)').env('BVS_MOCK_PUBLIC_URL'))
     .action(async (flags: ServeFlags) => {
       await serve(flags, version);
@@ -69,6 +77,7 @@ export function serveCommand(version: string): Command {
 
 async function serve(flags: ServeFlags, version: string): Promise<void> {
   if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate');
+  if (flags.webhookSecret !== undefined && flags.webhookUrl === undefined) throw new Error('--webhook-secret goes with --webhook-url');
   if (flags.http && flags.tlsCert !== undefined) throw new Error('--http serves plain HTTP, so --tls-cert and --tls-key have no use with it');
   const config = loadConfig(flags.config);
   const tls = flags.tlsCert !== undefined ? { cert: readPem(flags.tlsCert, '--tls-cert'), key: readPem(flags.tlsKey!, '--tls-key') } : undefined;
@@ -86,6 +95,10 @@ async function serve(flags: ServeFlags, version: string): Promise<void> {
       host: flags.host,
       port: flags.port,
       publicUrl: flags.publicUrl,
+      webhookUrl: flags.webhookUrl,
+      webhookSecret: flags.webhookSecret,
+      allowHttpWebhooks: flags.allowHttpWebhooks,
+      insecureWebhookTls: flags.insecureWebhookTls,
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

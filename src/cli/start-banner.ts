@@ -25,7 +25,13 @@ export function startBanner({ server, version, seed }: BannerInput): string {
     const client = organization.oauth_clients[0];
     if (client) row('  OAuth client', `${client.client_id} / ${client.client_secret}  (POST ${server.url}/oauth/token)`);
   }
-  row('Control API', `${server.url}/_mock`);
+  for (const organization of registry.list()) {
+    for (const stored of server.services.endpoints.list(organization.id)) {
+      const { endpoint } = stored;
+      row('Webhooks', `${endpoint.url}  (${organization.id}, ${endpoint.name}, ${endpoint.enabled ? 'enabled' : 'disabled'}, auth ${endpoint.auth_type}, ${endpoint.subscribed_events.length} event types)`);
+    }
+  }
+  row('Control API', `${server.url}/_mock  (events: ${server.url}/_mock/events)`);
   row('OpenAPI', `${server.url}/openapi.yaml  ${server.url}/openapi.json`);
   const described = clock.describe();
   row('Clock', `${described.mode}${described.mode === 'realtime' ? ` x${described.speed}` : ''}, simulated time starts ${described.started_at}; seed ${seed}`);

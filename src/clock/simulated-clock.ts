@@ -48,6 +48,9 @@ export class SimulatedClock {
   /** Timers fired by instant mode since the queue was last empty, checked against maxSteps. */
   private stepsThisRun = 0;
   private readonly realTimer = new RealTimer();
+  /** Instant mode: work outside the clock that must finish before time moves on (see setInstantBarrier). */
+  private barrier: (() => Promise<void> | undefined) | null = null;
+  private waitingAtBarrier = false;
   private readonly idleWaiters = new IdleWaiters();
 
   constructor(options: ClockOptions = {}) {
@@ -301,10 +304,21 @@ export class SimulatedClock {
     }
   }
 
+  /**
+   * In instant mode, before time moves past the present, asks `barrier` whether
+   * work outside the clock is still running (webhook deliveries of the events
+   * just emitted) and waits for it. So deliveries happen at their events'
+   * simulated time, in event order, instead of the clock racing ahead of them.
+   * `barrier` returns a promise to wait for, or undefined when nothing runs.
+   */
+  setInstantBarrier(barrier: (() => Promise<void> | undefined) | null): void {
+    this.barrier = barrier;
+  }
+
   /** One turn of an automatic mode: fire what is due, within the turn budget, then drive again. */
   private pump(): void {
     const mode = this.currentMode;
-    if (mode === 'manual') return;
+    if (mode === 'manual' || this.waitingAtBarrier) return;
     const limit = mode === 'realtime' ? this.wallTarget() : Infinity;
     const deadline = performance.now() + TURN_MAX_MS;
     let fired = 0;
@@ -312,6 +326,21 @@ export class SimulatedClock {
       if (this.currentMode !== mode || fired === TURN_MAX_TIMERS) break;
       if (fired % 64 === 0 && fired > 0 && performance.now() > deadline) break;
       if (mode === 'instant') {
+        if (next.at > this.current && this.barrier) {
+          const outstanding = this.barrier();
+          if (outstanding) {
+            this.waitingAtBarrier = true;
+            const resume = () => {
+              this.waitingAtBarrier = false;
+              this.drive();
+            };
+            outstanding.then(resume, (error: unknown) => {
+              this.report(error, { source: 'timer', at: this.current });
+              resume();
+            });
+            return;
+          }
+        }
         if (this.stepsThisRun >= this.options.maxSteps) return this.haltRun();
         this.stepsThisRun++;
       }

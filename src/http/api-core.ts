@@ -1,3 +1,4 @@
+import { realDelay } from '../clock';
 import type { Issue } from '../schemas';
 import { ApiProblem, problems } from './api-problem';
 import type { ApiServices } from './api-services';
@@ -8,6 +9,7 @@ import type { RouteContext } from './route-context';
 import { Router, type Route, type RouteMatch } from './router';
 import { apiRoutes } from './routes/api-routes';
 import { controlRoutes } from './routes/control-routes';
+import { deliveryRoutes } from './routes/delivery-routes';
 import { extensionRoutes } from './routes/extension-routes';
 import { fileRoutes } from './routes/file-routes';
 import { oauthTokenRoute } from './routes/oauth-token-route';
@@ -23,7 +25,7 @@ const CONTRACT_ERRORS = new Set(['validation_failed', 'malformed_json', 'unsuppo
 
 /** Every route of bvs-mock: the spec's API, its extensions, files, the control API and the document. */
 export function allRoutes(): Route[] {
-  return [oauthTokenRoute, ...apiRoutes, ...extensionRoutes, ...fileRoutes, ...controlRoutes, ...openApiRoutes()];
+  return [oauthTokenRoute, ...apiRoutes, ...extensionRoutes, ...fileRoutes, ...controlRoutes, ...deliveryRoutes, ...openApiRoutes()];
 }
 
 /**
@@ -49,6 +51,12 @@ export function createApiCore(services: ApiServices): ApiCore {
         if (services.requireHttps && !request.secure) throw problems.httpsRequired();
         if (request.body.length > services.bodyLimit) throw problems.payloadTooLarge(services.bodyLimit);
         match = router.match(request.method, request.path);
+        if (match.route.access.kind !== 'control') {
+          // Faults injected through POST /_mock/faults hit the API, never the control API that clears them.
+          const fault = services.faults.forApi(request.method, request.path);
+          if (fault.latencyMs > 0) await realDelay(fault.latencyMs);
+          if (fault.error !== null) throw problems.injected(fault.error);
+        }
         context = makeContext(services, request, match, requestId);
         response = await match.route.handle(context);
       } catch (error) {

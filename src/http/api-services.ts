@@ -2,7 +2,9 @@ import type { SimulatedClock } from '../clock';
 import type { OrganizationRegistry } from '../config';
 import type { Engine } from '../engine';
 import type { ScenarioLibrary } from '../engine/scenarios';
+import type { Deliveries } from '../delivery/deliveries';
 import type { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
+import type { FaultPlan } from '../faults/fault-plan';
 import type { UrlSigner } from '../reports/url-signer';
 import type { AccessTokens } from './access-tokens';
 import type { RequestJournal } from './request-journal';
@@ -20,11 +22,17 @@ export interface ApiServices {
   scenarios: ScenarioLibrary;
   signer: UrlSigner;
   endpoints: WebhookEndpointStore;
+  deliveries: Deliveries;
+  faults: FaultPlan;
+  /** Accept plain-http legacy `webhook_url`s (`--allow-http-webhooks`), for local receivers. */
+  allowHttpWebhooks: boolean;
   /** Refuse requests that break the contract in tolerable ways (unknown fields), instead of recording them. */
   strict: boolean;
   /** Answer plain-HTTP requests with `https_required` (spec §5.1); off with `--http`. */
   requireHttps: boolean;
   bodyLimit: number;
+  /** Runs the clock and waits for deliveries until nothing is left (`POST /_mock/clock/run`). */
+  drain(): Promise<void>;
   /** Empties every state and moves the clock back to its start (`POST /_mock/reset`). */
   reset(): void;
   /** Where unexpected errors are written, with the request id. */

@@ -4,7 +4,9 @@ import { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
 import { Engine, IdSource } from '../engine';
 import { ScenarioLibrary, generateScenario } from '../engine/scenarios';
 import { UrlSigner } from '../reports/url-signer';
-import { BvsMockConfig } from '../schemas';
+import { BvsMockConfig, WebhookEndpointConfig, parseWith } from '../schemas';
+import { Deliveries, type DeliveriesOptions } from '../delivery/deliveries';
+import { FaultPlan } from '../faults/fault-plan';
 import { AccessTokens } from './access-tokens';
 import { createApiCore, type ApiCore } from './api-core';
 import { DEFAULT_BODY_LIMIT, type ApiServices } from './api-services';
@@ -28,6 +30,18 @@ export interface MockOptions {
   /** Public base address used in pre-signed and recipient URLs. */
   publicUrl?: string;
   bodyLimit?: number;
+  /** Adds an endpoint named `cli` to the default organization, subscribed to every event (`--webhook-url`). */
+  webhookUrl?: string;
+  /** With `webhookUrl`: authenticate it with this secret (`Authorization: Bearer <secret>`); default none. */
+  webhookSecret?: string;
+  /** Accept plain-http legacy `webhook_url`s (`--allow-http-webhooks`). */
+  allowHttpWebhooks?: boolean;
+  /** Accept receivers' self-signed certificates (`--insecure-webhook-tls`). */
+  insecureWebhookTls?: boolean;
+  /** Real milliseconds a receiver has to answer (default 10 s). */
+  deliveryTimeoutMs?: number;
+  /** Called after every delivery attempt. */
+  onDeliveryAttempt?: DeliveriesOptions['onAttempt'];
   /** Where unexpected errors go; default stderr. */
   logError?: (requestId: string, error: unknown) => void;
 }
@@ -38,6 +52,12 @@ export interface Mock {
   services: ApiServices;
   engine: Engine;
   clock: SimulatedClock;
+  /**
+   * Plays everything: runs the clock (manual mode) or waits for it (instant,
+   * realtime) and waits for every delivery attempt, retries included, until
+   * nothing is scheduled or in flight.
+   */
+  drain(): Promise<void>;
   /** Stops the clock's real timers. */
   dispose(): void;
 }
@@ -62,8 +82,36 @@ export function createMock(options: MockOptions = {}): Mock {
   const endpoints = new WebhookEndpointStore(ids, clock);
   const seedEndpoints = () => {
     for (const organization of registry.list()) for (const endpoint of organization.webhook_endpoints) endpoints.add(organization.id, endpoint);
+    if (options.webhookUrl !== undefined) {
+      const auth = options.webhookSecret === undefined ? { auth_type: 'none' as const } : { auth_type: 'secret' as const, secret: options.webhookSecret };
+      const endpoint = parseWith(WebhookEndpointConfig, { name: 'cli', url: options.webhookUrl, ...auth });
+      if (!endpoint.ok) throw new Error(`--webhook-url ${options.webhookUrl}: ${endpoint.issues.map((issue) => issue.message).join('; ')}`);
+      endpoints.add(registry.defaultId, endpoint.value);
+    }
   };
   seedEndpoints();
+  const faults = new FaultPlan(seed);
+  const deliveries = new Deliveries({
+    clock,
+    ids,
+    endpoints,
+    registry,
+    faults,
+    timeoutMs: options.deliveryTimeoutMs,
+    insecureTls: options.insecureWebhookTls,
+    onAttempt: options.onDeliveryAttempt,
+  });
+  engine.subscribe((event) => deliveries.accept(event));
+  // Instant mode waits for deliveries before moving time on: they happen at their events' time, in order.
+  clock.setInstantBarrier(() => (deliveries.isSettled() ? undefined : deliveries.settled()));
+  const drain = async () => {
+    for (;;) {
+      if (clock.mode === 'manual') clock.runAll();
+      else await clock.idle();
+      await deliveries.settled();
+      if (clock.pending === 0) return;
+    }
+  };
   const tokens = new AccessTokens();
   const journal = new RequestJournal();
   const services: ApiServices = {
@@ -75,10 +123,15 @@ export function createMock(options: MockOptions = {}): Mock {
     scenarios,
     signer,
     endpoints,
+    deliveries,
+    faults,
+    allowHttpWebhooks: options.allowHttpWebhooks ?? false,
     strict: options.strict ?? false,
     requireHttps: options.requireHttps ?? true,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     reset() {
+      deliveries.reset();
+      faults.clear();
       engine.reset();
       clock.reset();
       registry.reset();
@@ -87,7 +140,8 @@ export function createMock(options: MockOptions = {}): Mock {
       tokens.clear();
       journal.clear();
     },
+    drain,
     logError: options.logError ?? ((requestId, error) => process.stderr.write(`bvs-mock: ${requestId}: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`)),
   };
-  return { core: createApiCore(services), services, engine, clock, dispose: () => clock.dispose() };
+  return { core: createApiCore(services), services, engine, clock, drain, dispose: () => clock.dispose() };
 }

@@ -1,3 +1,6 @@
+import { EVENT_TYPES, EventTypeName } from './event-types';
+import { HttpUrl } from './primitives';
+import { WebhookAuthType } from './webhook-endpoint';
 import { z } from './zod';
 
 /**
@@ -28,3 +31,23 @@ export const EvaluateRequest = z.strictObject({ ...organization, comment: z.stri
 
 /** A body that carries only the organization, for actions without parameters. */
 export const OrganizationOnlyRequest = z.strictObject(organization);
+
+/** A webhook endpoint created through the control API, as the dashboard would (spec §2, §4). */
+export const WebhookEndpointCreate = z.strictObject({
+  ...organization,
+  name: z.string().min(1),
+  url: HttpUrl,
+  enabled: z.boolean().default(true),
+  auth_type: WebhookAuthType.default('none'),
+  subscribed_events: z.array(EventTypeName).min(1).default([...EVENT_TYPES]),
+});
+
+/** A change to a webhook endpoint. */
+export const WebhookEndpointPatch = z.strictObject({
+  ...organization,
+  name: z.string().min(1).optional(),
+  url: HttpUrl.optional(),
+  enabled: z.boolean().optional(),
+  auth_type: WebhookAuthType.optional(),
+  subscribed_events: z.array(EventTypeName).min(1).optional(),
+});

@@ -29,4 +29,5 @@ export * from './scenario-information-request';
 export * from './scenario-outcome';
 export * from './config';
 export * from './control';
+export * from './delivery';
 export { z } from './zod';

@@ -68,9 +68,9 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/clock/run',
     operation: 'control.clock.run',
     access: control,
-    handle(context) {
-      const fired = context.services.clock.runAll();
-      return jsonResponse(200, { ...context.services.clock.describe(), fired });
+    async handle(context) {
+      await context.services.drain();
+      return jsonResponse(200, { ...context.services.clock.describe(), deliveries: context.services.deliveries.counts() });
     },
   },
   ...scenarioRoutes,

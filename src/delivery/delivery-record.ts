@@ -1,0 +1,53 @@
+import type { TimerHandle } from '../clock';
+import type { DeliveryAttempt, DeliveryEvent, DeliveryStatus, EventType, WebhookEvent } from '../schemas';
+
+/** Where a delivery goes: an organization endpoint, or a legacy `webhook_url`. */
+export interface DeliveryTarget {
+  model: 'endpoint' | 'legacy';
+  endpointId: string | null;
+  url: string;
+  authType: DeliveryEvent['auth_type'];
+}
+
+/** A delivery as the delivery layer keeps it. */
+export interface DeliveryRecord {
+  id: string;
+  type: EventType;
+  organizationId: string;
+  target: DeliveryTarget;
+  status: DeliveryStatus;
+  validationId: string;
+  resourceId: string;
+  createdAt: string;
+  /** Simulated epoch ms of the next scheduled attempt, or null. */
+  nextAttemptAt: number | null;
+  attempts: DeliveryAttempt[];
+  payload: WebhookEvent;
+  /** The body as sent: serialized once, so every attempt sends the same bytes. */
+  body: string;
+  /** Deliveries with the same key keep their order (same target, same validation). */
+  queueKey: string;
+  /** Whether a duplicate fault applies to this delivery's first attempt. */
+  duplicate: boolean;
+  retryTimer: TimerHandle | null;
+}
+
+/** The record as `GET /_mock/events` shows it. */
+export function renderDelivery(record: DeliveryRecord): DeliveryEvent {
+  return {
+    id: record.id,
+    type: record.type,
+    organization_id: record.organizationId,
+    model: record.target.model,
+    endpoint_id: record.target.endpointId,
+    url: record.target.url,
+    auth_type: record.target.authType,
+    status: record.status,
+    entity_validation_id: record.validationId,
+    resource_id: record.resourceId,
+    created_at: record.createdAt,
+    next_attempt_at: record.nextAttemptAt === null ? null : new Date(record.nextAttemptAt).toISOString(),
+    attempts: record.attempts.map((attempt) => ({ ...attempt })),
+    payload: record.payload as unknown as Record<string, unknown>,
+  };
+}

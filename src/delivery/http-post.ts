@@ -1,0 +1,97 @@
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { performance } from 'node:perf_hooks';
+
+/** The outcome of one POST: the answer, or why there was none. */
+export interface PostResult {
+  /** Status code; null when no answer came. */
+  status: number | null;
+  /** The first `BODY_EXCERPT` characters of the answer. */
+  body: string;
+  durationMs: number;
+  /** `connection_refused`, `connection_reset`, `timeout`, `tls_error: ...`, `dns_error`, or another code. */
+  error: string | null;
+}
+
+/** Options of {@link post}. */
+export interface PostOptions {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** Real milliseconds before the attempt is abandoned as `timeout`. */
+  timeoutMs: number;
+  /** Accept self-signed or otherwise unverifiable receiver certificates (`--insecure-webhook-tls`). */
+  insecureTls: boolean;
+}
+
+/** How much of an answer is kept in an attempt record. */
+export const BODY_EXCERPT = 1000;
+
+const agents = {
+  http: new HttpAgent({ keepAlive: true, maxSockets: 64 }),
+  https: new HttpsAgent({ keepAlive: true, maxSockets: 64 }),
+  insecure: new HttpsAgent({ keepAlive: true, maxSockets: 64, rejectUnauthorized: false }),
+};
+
+/**
+ * POSTs a body and never throws: every failure (refused, reset, timeout, TLS)
+ * comes back as a result, so a receiver that is down, slow or answering garbage
+ * becomes an attempt record and nothing is lost.
+ */
+export function post(options: PostOptions): Promise<PostResult> {
+  const started = performance.now();
+  const url = new URL(options.url);
+  const secure = url.protocol === 'https:';
+  const send = secure ? httpsRequest : httpRequest;
+  const agent = secure ? (options.insecureTls ? agents.insecure : agents.https) : agents.http;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: Omit<PostResult, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      resolve({ ...result, durationMs: Math.round((performance.now() - started) * 1000) / 1000 });
+    };
+    const request = send(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { ...options.headers, 'content-length': Buffer.byteLength(options.body).toString() },
+        signal: AbortSignal.timeout(options.timeoutMs),
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          if (body.length < BODY_EXCERPT) body += chunk;
+        });
+        response.on('end', () => finish({ status: response.statusCode ?? null, body: body.slice(0, BODY_EXCERPT), error: null }));
+        response.on('error', (error) => finish({ status: response.statusCode ?? null, body: body.slice(0, BODY_EXCERPT), error: classify(error) }));
+      },
+    );
+    request.on('error', (error) => finish({ status: null, body: '', error: classify(error) }));
+    request.end(options.body);
+  });
+}
+
+function classify(error: Error & { code?: string }): string {
+  if (error.name === 'AbortError' || error.name === 'TimeoutError' || error.code === 'ABORT_ERR') return 'timeout';
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return 'connection_refused';
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return 'connection_reset';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'dns_error';
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'CERT_HAS_EXPIRED':
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `tls_error: ${error.code} (start bvs-mock with --insecure-webhook-tls to accept this receiver's certificate)`;
+    default:
+      return error.message === 'socket hang up' ? 'connection_reset' : (error.code ?? error.message);
+  }
+}

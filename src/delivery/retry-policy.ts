@@ -1,0 +1,20 @@
+/**
+ * When a failed delivery is tried again (spec §6, §8: "up to 20, with exponential
+ * backoff"; the intervals are bvs-mock's, docs/fidelity.md row 27): 15 s after
+ * the first failure, doubling each time, capped at one hour. With the first
+ * attempt that is 21 attempts over about 13 simulated hours.
+ */
+export const MAX_RETRIES = 20;
+export const FIRST_RETRY_DELAY_MS = 15_000;
+export const MAX_RETRY_DELAY_MS = 3_600_000;
+
+/** The wait before retry number `retry` (1 to 20), in simulated milliseconds. */
+export function retryDelayMs(retry: number): number {
+  return Math.min(FIRST_RETRY_DELAY_MS * 2 ** (retry - 1), MAX_RETRY_DELAY_MS);
+}
+
+/** Every retry delay, in order. */
+export const RETRY_SCHEDULE_MS: readonly number[] = Array.from({ length: MAX_RETRIES }, (_unused, index) => retryDelayMs(index + 1));
+
+/** From the first attempt to the last retry. */
+export const RETRY_WINDOW_MS = RETRY_SCHEDULE_MS.reduce((sum, delay) => sum + delay, 0);

@@ -1,0 +1,86 @@
+import { createRandom, type Random } from '../engine';
+import type { ApiErrorCode, EventType, FaultRequest } from '../schemas';
+
+/** An injected fault with its id, as `GET /_mock/faults` lists it. */
+export type ActiveFault = FaultRequest & { id: string; applied: number };
+
+/** What the faults decide for one delivery. */
+export interface DeliveryFaultDecision {
+  duplicate: boolean;
+  /** Simulated milliseconds to hold the first attempt back, or 0. */
+  delayMs: number;
+}
+
+/** What the faults decide for one API request. */
+export interface ApiFaultDecision {
+  error: ApiErrorCode | null;
+  latencyMs: number;
+}
+
+/**
+ * The faults injected through `POST /_mock/faults` (DESIGN.md, control API):
+ * duplicate or delayed deliveries, and errors or latency on matching API
+ * requests. Which deliveries and requests are hit is drawn from a seeded random
+ * source, so a run with the same seed hits the same ones.
+ */
+export class FaultPlan {
+  private faults: ActiveFault[] = [];
+  private random: Random;
+  private counter = 0;
+
+  constructor(private readonly seed: number) {
+    this.random = createRandom(seed ^ 0x5eed);
+  }
+
+  add(fault: FaultRequest): ActiveFault {
+    this.counter += 1;
+    const active: ActiveFault = { ...fault, id: `flt_${this.counter}`, applied: 0 };
+    this.faults.push(active);
+    return active;
+  }
+
+  list(): ActiveFault[] {
+    return this.faults.map((fault) => ({ ...fault }));
+  }
+
+  /** Removes every fault and starts the random draws over. */
+  clear(): void {
+    this.faults = [];
+    this.random = createRandom(this.seed ^ 0x5eed);
+  }
+
+  /** Decides the faults of one delivery. */
+  forDelivery(event: { type: EventType; organizationId: string }): DeliveryFaultDecision {
+    const decision: DeliveryFaultDecision = { duplicate: false, delayMs: 0 };
+    for (const fault of this.faults) {
+      if (fault.kind !== 'duplicate_delivery' && fault.kind !== 'delay_delivery') continue;
+      if (fault.event_type !== undefined && fault.event_type !== event.type) continue;
+      if (fault.organization_id !== undefined && fault.organization_id !== event.organizationId) continue;
+      if (!this.hits(fault.share)) continue;
+      fault.applied += 1;
+      if (fault.kind === 'duplicate_delivery') decision.duplicate = true;
+      else decision.delayMs = Math.max(decision.delayMs, fault.seconds * 1000);
+    }
+    return decision;
+  }
+
+  /** Decides the faults of one API request (never of the control API). */
+  forApi(method: string, path: string): ApiFaultDecision {
+    const decision: ApiFaultDecision = { error: null, latencyMs: 0 };
+    for (const fault of this.faults) {
+      if (fault.kind !== 'api_error' && fault.kind !== 'api_latency') continue;
+      if (fault.method !== undefined && fault.method !== method) continue;
+      if (fault.path !== undefined && !path.startsWith(fault.path)) continue;
+      if (fault.kind === 'api_error' && fault.count !== undefined && fault.applied >= fault.count) continue;
+      if (!this.hits(fault.share)) continue;
+      fault.applied += 1;
+      if (fault.kind === 'api_error') decision.error ??= fault.code;
+      else decision.latencyMs += fault.ms;
+    }
+    return decision;
+  }
+
+  private hits(share: number): boolean {
+    return share >= 1 || this.random.next() < share;
+  }
+}

@@ -1,0 +1,96 @@
+import { EventTypeName } from './event-types';
+import { idOf } from './ids';
+import { outbound } from './outbound';
+import { HttpUrl, Timestamp } from './primitives';
+import { WebhookAuthType } from './webhook-endpoint';
+import { z } from './zod';
+
+/**
+ * Delivery event states (spec §3). Transitions are bvs-mock's (docs/fidelity.md row 15):
+ * pending → succeeded on a 2xx; pending → failed when retries are exhausted or the endpoint is
+ * disabled; pending → expired when the endpoint is disabled or deleted while retries remain.
+ */
+export const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed', 'expired']);
+
+/** One attempt of a delivery (spec §2, Delivery event record). */
+export const DeliveryAttempt = outbound(
+  z.strictObject({
+    number: z.number().int().positive(),
+    at: Timestamp,
+    /** The receiver's status code; null when no answer came (refused, reset, timeout, disabled). */
+    response_code: z.number().int().nullable(),
+    /** The first 1,000 characters of the receiver's answer. */
+    response_body: z.string(),
+    duration_ms: z.number().nonnegative(),
+    /** Why no answer came: `connection_refused`, `timeout`, `connection_reset`, `endpoint_disabled`, `oauth_token_refused`, ... */
+    error: z.string().nullable(),
+    /** What started it: the first attempt, a scheduled retry, a redelivery, or a duplicate fault. */
+    trigger: z.enum(['first', 'retry', 'redelivery', 'duplicate_fault']),
+  }),
+  'DeliveryAttempt',
+);
+
+/** A delivery event record, as `GET /_mock/events` lists it. */
+export const DeliveryEvent = outbound(
+  z.strictObject({
+    id: idOf('evt'),
+    type: EventTypeName,
+    organization_id: z.string(),
+    model: z.enum(['endpoint', 'legacy']),
+    endpoint_id: idOf('whe').nullable(),
+    url: HttpUrl,
+    auth_type: WebhookAuthType.or(z.literal('legacy_token')),
+    status: DeliveryStatus,
+    entity_validation_id: idOf('evl'),
+    resource_id: z.string(),
+    created_at: Timestamp,
+    next_attempt_at: Timestamp.nullable(),
+    attempts: z.array(DeliveryAttempt),
+    /** The body sent (the event envelope), exactly as delivered. */
+    payload: z.record(z.string(), z.unknown()),
+  }),
+  'DeliveryEvent',
+);
+
+/** A fault to inject (`POST /_mock/faults`). */
+export const FaultRequest = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('duplicate_delivery'),
+    /** Share of deliveries sent twice, from 0 to 1. */
+    share: z.number().min(0).max(1).default(1),
+    event_type: EventTypeName.optional(),
+    organization_id: z.string().optional(),
+  }),
+  z.strictObject({
+    kind: z.literal('delay_delivery'),
+    share: z.number().min(0).max(1).default(1),
+    /** Simulated seconds a chosen delivery waits before its first attempt (so later events may overtake it). */
+    seconds: z.number().positive().max(86_400),
+    event_type: EventTypeName.optional(),
+    organization_id: z.string().optional(),
+  }),
+  z.strictObject({
+    kind: z.literal('api_error'),
+    share: z.number().min(0).max(1).default(1),
+    method: z.string().toUpperCase().optional(),
+    /** A path prefix, like /api/v2/entity_validations. */
+    path: z.string().startsWith('/').optional(),
+    /** The error answered: 429 rate_limited, 500 internal_error or 503 service_unavailable. */
+    code: z.enum(['rate_limited', 'internal_error', 'service_unavailable']).default('service_unavailable'),
+    /** How many requests get it; absent: until the faults are cleared. */
+    count: z.number().int().positive().optional(),
+  }),
+  z.strictObject({
+    kind: z.literal('api_latency'),
+    share: z.number().min(0).max(1).default(1),
+    method: z.string().toUpperCase().optional(),
+    path: z.string().startsWith('/').optional(),
+    /** Real milliseconds added before the answer. */
+    ms: z.number().int().positive().max(60_000),
+  }),
+]);
+
+export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
+export type DeliveryAttempt = z.infer<typeof DeliveryAttempt>;
+export type DeliveryEvent = z.infer<typeof DeliveryEvent>;
+export type FaultRequest = z.infer<typeof FaultRequest>;
