@@ -10,6 +10,7 @@ import { Router, type Route, type RouteMatch } from './router';
 import { apiRoutes } from './routes/api-routes';
 import { controlRoutes } from './routes/control-routes';
 import { deliveryRoutes } from './routes/delivery-routes';
+import { reportRoute } from './routes/report-route';
 import { extensionRoutes } from './routes/extension-routes';
 import { fileRoutes } from './routes/file-routes';
 import { oauthTokenRoute } from './routes/oauth-token-route';
@@ -25,7 +26,7 @@ const CONTRACT_ERRORS = new Set(['validation_failed', 'malformed_json', 'unsuppo
 
 /** Every route of bvs-mock: the spec's API, its extensions, files, the control API and the document. */
 export function allRoutes(): Route[] {
-  return [oauthTokenRoute, ...apiRoutes, ...extensionRoutes, ...fileRoutes, ...controlRoutes, ...deliveryRoutes, ...openApiRoutes()];
+  return [oauthTokenRoute, ...apiRoutes, ...extensionRoutes, ...fileRoutes, ...controlRoutes, ...deliveryRoutes, reportRoute, ...openApiRoutes()];
 }
 
 /**

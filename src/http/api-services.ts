@@ -23,6 +23,8 @@ export interface ApiServices {
   signer: UrlSigner;
   endpoints: WebhookEndpointStore;
   deliveries: Deliveries;
+  /** How many events of each type the engine emitted since the last reset (the contract report). */
+  emittedEvents: Map<string, number>;
   faults: FaultPlan;
   /** Accept plain-http legacy `webhook_url`s (`--allow-http-webhooks`), for local receivers. */
   allowHttpWebhooks: boolean;

@@ -102,6 +102,8 @@ export function createMock(options: MockOptions = {}): Mock {
     onAttempt: options.onDeliveryAttempt,
   });
   engine.subscribe((event) => deliveries.accept(event));
+  const emittedEvents = new Map<string, number>();
+  engine.subscribe((event) => emittedEvents.set(event.type, (emittedEvents.get(event.type) ?? 0) + 1));
   // Instant mode waits for deliveries before moving time on: they happen at their events' time, in order.
   clock.setInstantBarrier(() => (deliveries.isSettled() ? undefined : deliveries.settled()));
   const drain = async () => {
@@ -124,6 +126,7 @@ export function createMock(options: MockOptions = {}): Mock {
     signer,
     endpoints,
     deliveries,
+    emittedEvents,
     faults,
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
     strict: options.strict ?? false,
@@ -131,6 +134,7 @@ export function createMock(options: MockOptions = {}): Mock {
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     reset() {
       deliveries.reset();
+      emittedEvents.clear();
       faults.clear();
       engine.reset();
       clock.reset();
