@@ -3,6 +3,7 @@ import { ApiProblem, problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { checkBody } from '../read-body';
 import type { Route } from '../router';
+import { readRoute } from './read-route';
 
 /** Header choosing a scenario by name on the create call (DESIGN.md, Scenarios). */
 export const SCENARIO_HEADER = 'x-mock-scenario';
@@ -67,28 +68,18 @@ export const apiRoutes: Route[] = [
       return jsonResponse(201, result.value, { location: `/api/v2/entity_validations/${result.value.id}` });
     },
   },
-  {
-    method: 'GET',
+  readRoute({
     pattern: '/api/v2/entity_validations/:id',
     operation: 'getEntityValidation',
-    access: { kind: 'api', scope: 'validations:read' },
-    handle(context) {
-      const id = context.params.id!;
-      const validation = context.services.engine.getValidation(context.organizationId, id);
-      if (!validation) throw problems.notFound('entity validation', id);
-      return jsonResponse(200, validation);
-    },
-  },
-  {
-    method: 'GET',
+    scope: 'validations:read',
+    what: 'entity validation',
+    read: (engine, organizationId, id) => engine.getValidation(organizationId, id),
+  }),
+  readRoute({
     pattern: '/api/v2/data_source_runs/:id/records',
     operation: 'getDataSourceRunRecords',
-    access: { kind: 'api', scope: 'validations:read' },
-    handle(context) {
-      const id = context.params.id!;
-      const records = context.services.engine.getRecords(context.organizationId, id);
-      if (!records) throw problems.notFound('data source run', id);
-      return jsonResponse(200, records);
-    },
-  },
+    scope: 'validations:read',
+    what: 'data source run',
+    read: (engine, organizationId, id) => engine.getRecords(organizationId, id),
+  }),
 ];

@@ -1,28 +1,18 @@
 import {
-  AnalyzeRequest,
-  AssignRequest,
   ClockAdvanceRequest,
-  CompleteAssignmentRequest,
-  EvaluateRequest,
   OrganizationOnlyRequest,
-  SubmitItemsRequest,
   parseWith,
   toIssues,
 } from '../../schemas';
 import { problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { checkBody } from '../read-body';
-import type { RouteContext } from '../route-context';
 import type { Route } from '../router';
 import { unwrap } from './extension-routes';
+import { informationRequestRoutes } from './information-request-routes';
 import { scenarioRoutes } from './scenario-routes';
 
 const VERSION = '0.1.0';
-
-function flow(context: RouteContext) {
-  const id = context.params.id!;
-  return unwrap(context.services.engine.informationRequestFlow(context.organizationId, id), 'information request', id);
-}
 
 const control = { kind: 'control' as const };
 
@@ -127,59 +117,5 @@ export const controlRoutes: Route[] = [
       return jsonResponse(202, { data_source_run_id: id, status: 'input_supplied' });
     },
   },
-  {
-    method: 'POST',
-    pattern: '/_mock/information_requests/:id/submit',
-    operation: 'control.information_request.submit',
-    access: control,
-    handle(context) {
-      const body = checkBody(context, (value) => parseWith(SubmitItemsRequest, value), context.json() ?? {});
-      unwrap(flow(context).submit(body.items ?? 'all'), 'information request', context.params.id!);
-      return jsonResponse(202, context.services.engine.getInformationRequest(context.organizationId, context.params.id!));
-    },
-  },
-  {
-    method: 'POST',
-    pattern: '/_mock/information_requests/:id/analyze',
-    operation: 'control.information_request.analyze',
-    access: control,
-    handle(context) {
-      const body = checkBody(context, (value) => parseWith(AnalyzeRequest, value), context.json() ?? {});
-      unwrap(flow(context).analyze({ information_sheet: body.information_sheet, chat: body.chat }), 'information request', context.params.id!);
-      return jsonResponse(202, context.services.engine.getInformationRequest(context.organizationId, context.params.id!));
-    },
-  },
-  {
-    method: 'POST',
-    pattern: '/_mock/information_requests/:id/assignments',
-    operation: 'control.information_request.assign',
-    access: control,
-    handle(context) {
-      const body = checkBody(context, (value) => parseWith(AssignRequest, value), context.json() ?? {});
-      unwrap(flow(context).assign({ reviewer_email: body.reviewer_email, role: body.role }), 'information request', context.params.id!);
-      return jsonResponse(202, context.services.engine.getInformationRequest(context.organizationId, context.params.id!));
-    },
-  },
-  {
-    method: 'POST',
-    pattern: '/_mock/information_requests/:id/assignments/complete',
-    operation: 'control.information_request.complete_assignment',
-    access: control,
-    handle(context) {
-      const body = checkBody(context, (value) => parseWith(CompleteAssignmentRequest, value), context.json() ?? {});
-      unwrap(flow(context).completeAssignment(body.reviewer_email), 'information request', context.params.id!);
-      return jsonResponse(202, context.services.engine.getInformationRequest(context.organizationId, context.params.id!));
-    },
-  },
-  {
-    method: 'POST',
-    pattern: '/_mock/information_requests/:id/evaluate',
-    operation: 'control.information_request.evaluate',
-    access: control,
-    handle(context) {
-      const body = checkBody(context, (value) => parseWith(EvaluateRequest, value), context.json() ?? {});
-      unwrap(flow(context).evaluate(body.comment), 'information request', context.params.id!);
-      return jsonResponse(202, context.services.engine.getInformationRequest(context.organizationId, context.params.id!));
-    },
-  },
+  ...informationRequestRoutes,
 ];

@@ -3,6 +3,7 @@ import { problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { checkBody } from '../read-body';
 import type { Route } from '../router';
+import { readRoute } from './read-route';
 import type { ActionResult } from '../../engine';
 
 /** Turns an engine refusal into the API's answer. */
@@ -18,18 +19,13 @@ export function unwrap<T>(result: ActionResult<T>, what: string, id: string): T 
  * document (docs/fidelity.md row 18).
  */
 export const extensionRoutes: Route[] = [
-  {
-    method: 'GET',
+  readRoute({
     pattern: '/api/v2/data_source_run_batches/:id',
     operation: 'getDataSourceRunBatch',
-    access: { kind: 'api', scope: 'validations:read' },
-    handle(context) {
-      const id = context.params.id!;
-      const batch = context.services.engine.getBatch(context.organizationId, id);
-      if (!batch) throw problems.notFound('data source run batch', id);
-      return jsonResponse(200, batch);
-    },
-  },
+    scope: 'validations:read',
+    what: 'data source run batch',
+    read: (engine, organizationId, id) => engine.getBatch(organizationId, id),
+  }),
   {
     method: 'POST',
     pattern: '/api/v2/data_source_run_batches/:id/consolidated_report',
@@ -69,16 +65,11 @@ export const extensionRoutes: Route[] = [
       return jsonResponse(201, validation);
     },
   },
-  {
-    method: 'GET',
+  readRoute({
     pattern: '/api/v2/information_requests/:id',
     operation: 'getInformationRequest',
-    access: { kind: 'api', scope: 'validations:read' },
-    handle(context) {
-      const id = context.params.id!;
-      const request = context.services.engine.getInformationRequest(context.organizationId, id);
-      if (!request) throw problems.notFound('information request', id);
-      return jsonResponse(200, request);
-    },
-  },
+    scope: 'validations:read',
+    what: 'information request',
+    read: (engine, organizationId, id) => engine.getInformationRequest(organizationId, id),
+  }),
 ];
