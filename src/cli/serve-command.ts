@@ -61,21 +61,43 @@ export function serveCommand(version: string): Command {
     .addOption(new Option('--seed <n>', 'seed of ids and payloads').env('BVS_MOCK_SEED').default(1).argParser(integer('seed', 0, 2 ** 31 - 1)))
     .addOption(new Option('--clock <mode>', 'instant, realtime or manual').env('BVS_MOCK_CLOCK').default('instant').argParser(clockMode))
     .addOption(new Option('--speed <n>', 'speed factor of the realtime clock').env('BVS_MOCK_SPEED').default(1).argParser(speed))
-    .addOption(new Option('--http', 'serve plain HTTP instead of HTTPS').env('BVS_MOCK_HTTP').default(false))
+    .addOption(new Option('--http', 'serve plain HTTP instead of HTTPS (BVS_MOCK_HTTP=true)').default(false))
     .addOption(new Option('--tls-cert <file>', 'certificate (PEM) instead of a self-signed one').env('BVS_MOCK_TLS_CERT'))
     .addOption(new Option('--tls-key <file>', 'private key (PEM) of --tls-cert').env('BVS_MOCK_TLS_KEY'))
-    .addOption(new Option('--strict', 'refuse requests with unknown fields instead of recording them').env('BVS_MOCK_STRICT').default(false))
+    .addOption(new Option('--strict', 'refuse requests with unknown fields instead of recording them (BVS_MOCK_STRICT=true)').default(false))
     .addOption(new Option('--webhook-url <url>', 'add an endpoint (named cli) to the default organization, subscribed to every event').env('BVS_MOCK_WEBHOOK_URL'))
     .addOption(new Option('--webhook-secret <secret>', 'with --webhook-url: send Authorization: Bearer <secret> on its deliveries').env('BVS_MOCK_WEBHOOK_SECRET'))
-    .addOption(new Option('--allow-http-webhooks', 'accept plain-http legacy webhook_url values (local receivers)').env('BVS_MOCK_ALLOW_HTTP_WEBHOOKS').default(false))
-    .addOption(new Option('--insecure-webhook-tls', "accept receivers' self-signed certificates").env('BVS_MOCK_INSECURE_WEBHOOK_TLS').default(false))
+    .addOption(new Option('--allow-http-webhooks', 'accept plain-http legacy webhook_url values, for local receivers (BVS_MOCK_ALLOW_HTTP_WEBHOOKS=true)').default(false))
+    .addOption(new Option('--insecure-webhook-tls', "accept receivers' self-signed certificates (BVS_MOCK_INSECURE_WEBHOOK_TLS=true)").default(false))
     .addOption(new Option('--public-url <url>', 'base address clients use, for pre-signed and recipient URLs (default: the listening address)').env('BVS_MOCK_PUBLIC_URL'))
     .action(async (flags: ServeFlags) => {
       await serve(flags, version);
     });
 }
 
-async function serve(flags: ServeFlags, version: string): Promise<void> {
+/** Boolean flags and their variables: read by hand, since commander turns a flag on whenever its variable is set, even to "false". */
+const BOOLEAN_VARIABLES = {
+  http: 'BVS_MOCK_HTTP',
+  strict: 'BVS_MOCK_STRICT',
+  allowHttpWebhooks: 'BVS_MOCK_ALLOW_HTTP_WEBHOOKS',
+  insecureWebhookTls: 'BVS_MOCK_INSECURE_WEBHOOK_TLS',
+} as const;
+
+/** A boolean environment variable: true/1/yes or false/0/no (any case); anything else is an error naming it. */
+export function booleanVariable(name: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(text)) return true;
+  if (['false', '0', 'no', 'off', ''].includes(text)) return false;
+  throw new Error(`${name}=${value}: use true or false`);
+}
+
+async function serve(given: ServeFlags, version: string): Promise<void> {
+  const flags = { ...given };
+  for (const [key, name] of Object.entries(BOOLEAN_VARIABLES) as Array<[keyof typeof BOOLEAN_VARIABLES, string]>) {
+    // A flag on the command line wins; otherwise the variable decides.
+    if (!flags[key]) flags[key] = booleanVariable(name, process.env[name]) ?? false;
+  }
   if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate');
   if (flags.webhookSecret !== undefined && flags.webhookUrl === undefined) throw new Error('--webhook-secret goes with --webhook-url');
   if (flags.http && flags.tlsCert !== undefined) throw new Error('--http serves plain HTTP, so --tls-cert and --tls-key have no use with it');

@@ -250,6 +250,18 @@ export class Engine {
     return state && request ? renderInformationRequest(state, request) : undefined;
   }
 
+  /**
+   * An information request found by id alone, in whichever organization holds
+   * it: its `recipient_url` is public, like the service's (the id is the secret).
+   */
+  locateInformationRequest(id: string): { organizationId: string; request: InformationRequest } | undefined {
+    for (const state of this.organizations.values()) {
+      const request = state.informationRequests.get(id);
+      if (request) return { organizationId: state.id, request: renderInformationRequest(state, request) };
+    }
+    return undefined;
+  }
+
   /** The flow of an information request, to drive it (submit, analyze, assign, evaluate). */
   informationRequestFlow(organizationId: string, id: string): ActionResult<InformationRequestFlow> {
     const flow = this.flows.get(id);

@@ -10,6 +10,7 @@ import { Router, type Route, type RouteMatch } from './router';
 import { apiRoutes } from './routes/api-routes';
 import { controlRoutes } from './routes/control-routes';
 import { deliveryRoutes } from './routes/delivery-routes';
+import { recipientPageRoute } from './routes/recipient-page-route';
 import { reportRoute } from './routes/report-route';
 import { extensionRoutes } from './routes/extension-routes';
 import { fileRoutes } from './routes/file-routes';
@@ -26,7 +27,7 @@ const CONTRACT_ERRORS = new Set(['validation_failed', 'malformed_json', 'unsuppo
 
 /** Every route of bvs-mock: the spec's API, its extensions, files, the control API and the document. */
 export function allRoutes(): Route[] {
-  return [oauthTokenRoute, ...apiRoutes, ...extensionRoutes, ...fileRoutes, ...controlRoutes, ...deliveryRoutes, reportRoute, ...openApiRoutes()];
+  return [oauthTokenRoute, ...apiRoutes, ...extensionRoutes, ...fileRoutes, ...controlRoutes, ...deliveryRoutes, reportRoute, recipientPageRoute, ...openApiRoutes()];
 }
 
 /**
@@ -51,7 +52,8 @@ export function createApiCore(services: ApiServices): ApiCore {
       try {
         if (services.requireHttps && !request.secure) throw problems.httpsRequired();
         if (request.body.length > services.bodyLimit) throw problems.payloadTooLarge(services.bodyLimit);
-        match = router.match(request.method, request.path);
+        // HEAD is GET without a body (RFC 9110 §9.3.2).
+        match = router.match(request.method === 'HEAD' ? 'GET' : request.method, request.path);
         if (match.route.access.kind !== 'control') {
           // Faults injected through POST /_mock/faults hit the API, never the control API that clears them.
           const fault = services.faults.forApi(request.method, request.path);
@@ -70,6 +72,7 @@ export function createApiCore(services: ApiServices): ApiCore {
         }
       }
       response.headers['x-request-id'] = requestId;
+      if (request.method === 'HEAD') response = { ...response, body: '' };
       if (match?.route.access.kind !== 'control') {
         services.journal.record({
           id: requestId,
@@ -109,9 +112,10 @@ function makeContext(services: ApiServices, request: CoreRequest, match: RouteMa
     const fromBody = request.body.length > 0 && mediaType(request) === 'application/json' ? (json() as { organization_id?: unknown } | undefined)?.organization_id : undefined;
     const asked = request.query.get('organization_id') ?? (typeof fromBody === 'string' ? fromBody : undefined);
     if (asked !== undefined) {
-      if (!services.registry.has(asked)) throw problems.notFound('organization', asked);
+      if (!services.registry.has(asked)) throw problems.unknownOrganization(asked, services.registry.list().map((organization) => organization.id));
       organizationId = asked;
     }
   }
-  return { request, params: match.params, requestId, services, principal, organizationId, violations: [], json };
+  const strictBodies = services.strict || access.kind === 'control';
+  return { request, params: match.params, requestId, services, principal, organizationId, strictBodies, violations: [], json };
 }

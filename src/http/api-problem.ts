@@ -49,6 +49,7 @@ export const problems = {
   unsupportedGrant: (grant: string) => new ApiProblem('unsupported_grant_type', `grant_type "${grant}" is not supported; use grant_type=client_credentials (spec §4).`, [{ path: '$.grant_type', code: 'invalid_value', message: 'must be client_credentials' }]),
   scopeNotAllowed: (scopes: string[]) => new ApiProblem('insufficient_scope', `This client may not have the scope${scopes.length === 1 ? '' : 's'} ${scopes.join(', ')}.`),
   notFound: (what: string, id: string) => new ApiProblem('not_found', `No ${what} with id ${id} in your organization.`),
+  unknownOrganization: (id: string, known: string[]) => new ApiProblem('not_found', `No organization ${id} in the configuration; the organizations are ${known.join(', ')}.`),
   routeNotFound: (method: string, path: string) => new ApiProblem('route_not_found', `No operation at ${method} ${path}. The API lives under /api/v2 (spec §9); GET /openapi.json lists every operation.`),
   methodNotAllowed: (method: string, path: string, allowed: string[]) =>
     new ApiProblem('method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(' or ')}.`, [], { allow: allowed.join(', ') }),

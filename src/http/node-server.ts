@@ -1,9 +1,10 @@
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import type { ApiCore } from './api-core';
 import { problems } from './api-problem';
-import type { CoreRequest } from './core-types';
+import type { CoreRequest, CoreResponse } from './core-types';
+import type { Duplex } from 'node:stream';
 
 /** Options of {@link startNodeServer}. */
 export interface NodeServerOptions {
@@ -40,18 +41,26 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     void handle(options, request, response, secure);
   };
   const plain = createHttpServer({ keepAliveTimeout: 5_000 }, onRequest(false));
+  const onClientError = (error: Error & { code?: string }, socket: Duplex) => {
+    // Only HTTP parse errors (HPE_*) get an answer; TLS handshake failures and resets just close.
+    if (socket.writable && error.code?.startsWith('HPE_')) socket.end(unparsable(error.code));
+    else socket.destroy();
+  };
+  plain.on('clientError', onClientError);
   const sockets = new Set<Socket>();
   let listener: Server | ReturnType<typeof createNetServer>;
   if (options.tls) {
     const secure = createHttpsServer({ cert: options.tls.cert, key: options.tls.key, keepAliveTimeout: 5_000 }, onRequest(true));
+    secure.on('clientError', onClientError);
     listener = createNetServer((socket) => {
       sockets.add(socket);
       socket.once('close', () => sockets.delete(socket));
       socket.once('data', (chunk: Buffer) => {
         socket.pause();
         if (chunk[0] !== TLS_HANDSHAKE) {
-          // Plain HTTP on the HTTPS port: answer in plain HTTP and close (spec §5.1, §7.1).
-          socket.end(plainHttpsRequired());
+          // Plain HTTP on the HTTPS port: the core answers it (https_required, journal, request id),
+          // in plain HTTP, and the connection closes (spec §5.1, §7.1).
+          void answerPlainRequest(options.core, chunk).then((raw) => socket.end(raw));
           return;
         }
         // Put the bytes back and hand the socket over still paused: the TLS socket reads what is
@@ -85,10 +94,38 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   };
 }
 
-/** The raw HTTP/1.1 answer to a plain request on the HTTPS port. */
-function plainHttpsRequired(): string {
-  const body = problems.httpsRequired().toResponse('req_plain_http').body as string;
-  return `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+/** Requests refused before the core could see them (unparsable HTTP) get ids of their own. */
+let connectionErrors = 0;
+
+/** A response written straight onto a socket, closing it. */
+function rawResponse(answer: CoreResponse): Buffer {
+  const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : Buffer.from(answer.body);
+  const head = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`];
+  for (const [name, value] of Object.entries({ ...answer.headers, 'content-length': String(body.length), connection: 'close' })) head.push(`${name}: ${value}`);
+  return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body]);
+}
+
+/** Reads the request line and headers of a plain request on the TLS port and lets the core answer it. */
+async function answerPlainRequest(core: ApiCore, chunk: Buffer): Promise<Buffer> {
+  const text = chunk.toString('latin1');
+  const line = /^([A-Z]+) (\S+) HTTP\/1\.[01]\r?\n/.exec(text);
+  if (!line) return unparsable('the connection sent neither TLS nor HTTP');
+  const headers: CoreRequest['headers'] = {};
+  for (const header of text.slice(line[0].length).split(/\r?\n/)) {
+    const colon = header.indexOf(':');
+    if (colon > 0) headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
+  }
+  const url = new URL(line[2]!, 'http://bvs-mock.local');
+  return rawResponse(await core.handle({ method: line[1]!, path: url.pathname, query: url.searchParams, headers, body: Buffer.alloc(0), secure: false }));
+}
+
+/** The answer to a request node's HTTP parser refused (an unknown method, a malformed line). */
+function unparsable(reason: string): Buffer {
+  connectionErrors += 1;
+  const requestId = `req_conn_${connectionErrors.toString().padStart(6, '0')}`;
+  const answer = problems.invalidRequest(`The request could not be read as HTTP/1.1 (${reason}). Send a standard method (GET, POST, PATCH, DELETE) and well-formed headers.`).toResponse(requestId);
+  answer.headers['x-request-id'] = requestId;
+  return rawResponse(answer);
 }
 
 async function handle(options: NodeServerOptions, request: IncomingMessage, response: ServerResponse, secure: boolean): Promise<void> {

@@ -51,7 +51,7 @@ export function checkBody<T>(context: RouteContext, parse: (value: unknown) => P
   const first = parse(body);
   if (first.ok) return first.value;
   const unknown = first.issues.filter((issue) => issue.code === 'unknown_field');
-  if (context.services.strict || unknown.length !== first.issues.length) throw problems.validationFailed(first.issues);
+  if (context.strictBodies || unknown.length !== first.issues.length) throw problems.validationFailed(first.issues);
   const stripped = withoutPaths(body, unknown.map((issue) => issue.path));
   const second = parse(stripped);
   if (!second.ok) throw problems.validationFailed(second.issues);
@@ -59,16 +59,27 @@ export function checkBody<T>(context: RouteContext, parse: (value: unknown) => P
   return second.value;
 }
 
-/** A copy of `value` without the members at the given JSON paths (`$.a.b`, `$.a[0].c`). */
+/**
+ * `value` without the members at the given JSON paths (`$.a.b`, `$.a[0].c`).
+ * Only the containers along each path are copied, never the values below
+ * them, so a deeply nested unknown field costs nothing.
+ */
 function withoutPaths(value: unknown, paths: string[]): unknown {
-  const copy = structuredClone(value);
+  let root = value;
   for (const path of paths) {
     const keys = [...path.matchAll(/\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/g)].map((match) =>
       match[1] ?? (match[2] !== undefined ? Number(match[2]) : (JSON.parse(`"${match[3]}"`) as string)),
     );
-    let target: unknown = copy;
-    for (const key of keys.slice(0, -1)) target = (target as Record<string | number, unknown>)?.[key];
-    if (target && typeof target === 'object') delete (target as Record<string | number, unknown>)[keys[keys.length - 1]!];
+    root = without(root, keys);
   }
+  return root;
+}
+
+function without(node: unknown, keys: Array<string | number>): unknown {
+  if (keys.length === 0 || node === null || typeof node !== 'object') return node;
+  const [head, ...rest] = keys as [string | number, ...Array<string | number>];
+  const copy = (Array.isArray(node) ? [...(node as unknown[])] : { ...(node as Record<string, unknown>) }) as Record<string | number, unknown>;
+  if (rest.length === 0) delete copy[head];
+  else copy[head] = without(copy[head], rest);
   return copy;
 }

@@ -16,6 +16,8 @@ export interface RouteContext {
    * the `organization_id` query parameter or body field, else the default organization.
    */
   organizationId: string;
+  /** Refuse unknown fields (422) instead of recording them: `--strict`, and always on the control API. */
+  strictBodies: boolean;
   /** Contract violations found in the request and tolerated (recorded in the journal). */
   violations: Issue[];
   /** The JSON body, parsed once (checks Content-Type; empty body gives undefined). */

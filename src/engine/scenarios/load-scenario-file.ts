@@ -66,7 +66,8 @@ export function parseScenarioSource({ text, file }: ScenarioSource): ScenarioFil
   const syntax = document.errors[0];
   if (syntax !== undefined) {
     const { line, col } = lineCounter.linePos(syntax.pos[0]);
-    return { ok: false, file, cause: syntax, issues: [{ file, line, column: col, path: '$', code: 'yaml_syntax', message: `YAML syntax error: ${syntax.message}` }] };
+    const message = /call stack/i.test(syntax.message) ? 'the document is nested too deeply to read' : syntax.message;
+    return { ok: false, file, cause: syntax, issues: [{ file, line, column: col, path: '$', code: 'yaml_syntax', message: `YAML syntax error: ${message}` }] };
   }
 
   let value: unknown;

@@ -72,10 +72,12 @@ export const controlRoutes: Route[] = [
     handle(context) {
       const id = context.params.id!;
       const { registry } = context.services;
-      if (!registry.has(id)) throw problems.notFound('organization', id);
+      if (!registry.has(id)) throw problems.unknownOrganization(id, registry.list().map((organization) => organization.id));
       const body = context.json();
       if (typeof body !== 'object' || body === null || Array.isArray(body)) throw problems.invalidRequest('Send a JSON object of settings, like {"child_batches_ready": false}.');
-      const result = registry.updateSettings(id, body as Record<string, unknown>);
+      // organization_id may be given in any control body (DESIGN.md); here the path already names it.
+      const { organization_id: _organization, ...patch } = body as Record<string, unknown>;
+      const result = registry.updateSettings(id, patch);
       if (!result.success) throw problems.validationFailed(toIssues(result.error));
       return jsonResponse(200, { organization_id: id, settings: result.data });
     },
@@ -102,7 +104,7 @@ export const controlRoutes: Route[] = [
     handle(context) {
       checkBody(context, (value) => parseWith(OrganizationOnlyRequest, value), context.json() ?? {});
       const id = context.params.id!;
-      return jsonResponse(202, unwrap(context.services.engine.revalidate(context.organizationId, id), 'entity validation', id));
+      return jsonResponse(202, unwrap(context.services.engine.revalidate(context.organizationId, id)));
     },
   },
   {
@@ -113,7 +115,7 @@ export const controlRoutes: Route[] = [
     handle(context) {
       checkBody(context, (value) => parseWith(OrganizationOnlyRequest, value), context.json() ?? {});
       const id = context.params.id!;
-      unwrap(context.services.engine.supplyInput(context.organizationId, id), 'data source run', id);
+      unwrap(context.services.engine.supplyInput(context.organizationId, id));
       return jsonResponse(202, { data_source_run_id: id, status: 'input_supplied' });
     },
   },

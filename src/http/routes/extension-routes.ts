@@ -1,16 +1,16 @@
 import { StakeholdersCreateRequest, parseWith } from '../../schemas';
-import { problems } from '../api-problem';
+import { ApiProblem, problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { checkBody } from '../read-body';
 import type { Route } from '../router';
 import { readRoute } from './read-route';
 import type { ActionResult } from '../../engine';
 
-/** Turns an engine refusal into the API's answer. */
-export function unwrap<T>(result: ActionResult<T>, what: string, id: string): T {
+/** Turns an engine refusal into the API's answer, keeping the engine's sentence (it names what is missing). */
+export function unwrap<T>(result: ActionResult<T>): T {
   if (result.ok) return result.value;
-  if (result.code === 'not_found') throw problems.notFound(what, id);
-  throw problems.conflict(result.message);
+  const message = result.message.endsWith('.') ? result.message : `${result.message}.`;
+  throw new ApiProblem(result.code === 'not_found' ? 'not_found' : 'conflict', message);
 }
 
 /**
@@ -34,7 +34,7 @@ export const extensionRoutes: Route[] = [
     handle(context) {
       const id = context.params.id!;
       const { engine } = context.services;
-      unwrap(engine.generateConsolidatedReport(context.organizationId, id), 'data source run batch', id);
+      unwrap(engine.generateConsolidatedReport(context.organizationId, id));
       return jsonResponse(202, engine.getBatch(context.organizationId, id));
     },
   },
@@ -61,7 +61,7 @@ export const extensionRoutes: Route[] = [
     handle(context) {
       const id = context.params.id!;
       const body = checkBody(context, (value) => parseWith(StakeholdersCreateRequest, value), context.json());
-      const validation = unwrap(context.services.engine.addStakeholders(context.organizationId, id, body.stakeholders), 'entity validation', id);
+      const validation = unwrap(context.services.engine.addStakeholders(context.organizationId, id, body.stakeholders));
       return jsonResponse(201, validation);
     },
   },

@@ -20,8 +20,8 @@ function requestAction<T>(path: string, schema: ZodType<T>, act: (flow: Informat
     handle(context) {
       const id = context.params.id!;
       const body = checkBody(context, (value) => parseWith(schema, value), context.json() ?? {});
-      const flow = unwrap(context.services.engine.informationRequestFlow(context.organizationId, id), 'information request', id);
-      unwrap(act(flow, body), 'information request', id);
+      const flow = unwrap(context.services.engine.informationRequestFlow(context.organizationId, id));
+      unwrap(act(flow, body));
       return jsonResponse(202, context.services.engine.getInformationRequest(context.organizationId, id));
     },
   };

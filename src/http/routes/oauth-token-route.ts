@@ -21,7 +21,9 @@ export const oauthTokenRoute: Route = {
     const { registry, tokens, clock } = context.services;
     const client = registry.client(body.client_id);
     if (!client || client.clientSecret !== body.client_secret) throw problems.invalidClient();
-    const asked = body.scope === undefined ? client.scopes : (body.scope.split(/\s+/).filter(Boolean) as Scope[]);
+    // An empty scope is read as no scope at all: the client's configured scopes.
+    const named = (body.scope ?? '').split(/\s+/).filter(Boolean) as Scope[];
+    const asked = named.length === 0 ? client.scopes : named;
     const refused = asked.filter((scope) => !client.scopes.includes(scope));
     if (refused.length > 0) throw problems.scopeNotAllowed(refused);
     const now = clock.now();

@@ -1,4 +1,4 @@
-import { parseScenarioSource } from '../../engine/scenarios';
+import { parseScenarioSource, type ScenarioSummary } from '../../engine/scenarios';
 import { ApiProblem, problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { mediaType } from '../read-body';
@@ -7,6 +7,11 @@ import type { Route } from '../router';
 const SOURCE = 'POST /_mock/scenarios';
 const TEXT_TYPES = new Set(['application/json', 'application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml', 'text/plain']);
 
+/** A scenario as the control API shows it (snake_case, as every body). */
+function summary(scenario: ScenarioSummary) {
+  return { name: scenario.name, description: scenario.description, tins: scenario.tins, source: scenario.source, built_in: scenario.builtIn };
+}
+
 /** `GET /_mock/scenarios` lists the scenarios with their TINs; `POST` adds one at run time, as YAML or JSON. */
 export const scenarioRoutes: Route[] = [
   {
@@ -14,7 +19,7 @@ export const scenarioRoutes: Route[] = [
     pattern: '/_mock/scenarios',
     operation: 'control.scenarios.list',
     access: { kind: 'control' },
-    handle: (context) => jsonResponse(200, { scenarios: context.services.scenarios.list() }),
+    handle: (context) => jsonResponse(200, { scenarios: context.services.scenarios.list().map(summary) }),
   },
   {
     method: 'POST',
@@ -25,11 +30,19 @@ export const scenarioRoutes: Route[] = [
       const type = mediaType(context.request);
       if (type === undefined || !TEXT_TYPES.has(type)) throw problems.unsupportedMediaType(context.request.headers['content-type'], 'a scenario as application/yaml or application/json');
       const parsed = parseScenarioSource({ text: context.request.body.toString('utf8'), file: SOURCE });
-      if (!parsed.ok) throw problems.validationFailed(parsed.issues.map(({ path, code, message }) => ({ path, code, message })), 'scenario');
-      const added = context.services.scenarios.add(parsed.value, SOURCE);
-      if (!added.ok) throw new ApiProblem('conflict', `The scenario cannot be added: ${added.issues.map((issue) => issue.message).join('; ')}`, added.issues);
-      const summary = context.services.scenarios.list().find((candidate) => candidate.name === parsed.value.name);
-      return jsonResponse(201, summary);
+      if (!parsed.ok) {
+        // The line of each problem goes into its message: the error shape has no field for it.
+        const issues = parsed.issues.map(({ path, code, message, line, column }) => ({
+          path,
+          code,
+          message: line === undefined ? message : `line ${line}${column === undefined ? '' : `:${column}`}: ${message}`,
+        }));
+        throw problems.validationFailed(issues, 'scenario');
+      }
+      const result = context.services.scenarios.add(parsed.value, SOURCE);
+      if (!result.ok) throw new ApiProblem('conflict', `The scenario cannot be added: ${result.issues.map((issue) => issue.message).join('; ')}`, result.issues);
+      const added = context.services.scenarios.list().find((candidate) => candidate.name === parsed.value.name)!;
+      return jsonResponse(201, summary(added));
     },
   },
 ];

@@ -1,0 +1,215 @@
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from 'node:tls';
+import { httpClient, type HttpAnswer } from '../support/https-client';
+
+// `bvs-mock serve`, the built command line as users run it (DESIGN.md, Command line): the banner,
+// readiness, clean stop, start-up errors, and the environment variables.
+
+const ROOT = join(__dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'bvs-mock.js');
+
+interface Served {
+  child: ChildProcessWithoutNullStreams;
+  spawnedAt: number;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first banner line once printed. */
+  banner: Promise<string>;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const running = new Set<ChildProcessWithoutNullStreams>();
+let scratch: string;
+
+/** Newest modification time under `dir`, in ms. */
+function newest(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
+    const path = join(dir, entry.name);
+    return Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }, 0);
+}
+
+beforeAll(() => {
+  // The command line runs from dist/: build it when the sources are newer.
+  let built = 0;
+  try {
+    built = statSync(join(ROOT, 'dist', 'cli', 'main.js')).mtimeMs;
+  } catch {
+    built = 0;
+  }
+  if (built < newest(join(ROOT, 'src'))) execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
+  scratch = mkdtempSync(join(tmpdir(), 'bvs-mock-cli-'));
+}, 120_000);
+
+afterEach(async () => {
+  // Every process a test starts is stopped, by its own handle.
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+  running.clear();
+});
+
+afterAll(() => {
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Spawns `node bin/bvs-mock.js serve ARGS` with only the given BVS_MOCK_* variables set. */
+function serve(args: string[], env: Record<string, string> = {}): Served {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('BVS_MOCK_')));
+  const spawnedAt = Date.now();
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: ROOT, env: { ...clean, ...env } });
+  running.add(child);
+  let stdout = '';
+  let stderr = '';
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const banner = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      const line = stdout.split('\n').find((candidate) => candidate.includes(' listening on '));
+      if (line !== undefined) resolve(line);
+    });
+    void exit.then(({ code }) => reject(new Error(`bvs-mock exited with ${code} before its banner: ${stderr}`)));
+  });
+  banner.catch(() => undefined);
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  return { child, spawnedAt, stdout: () => stdout, stderr: () => stderr, banner, exit };
+}
+
+function urlOf(bannerLine: string): URL {
+  const match = / listening on (https?:\/\/127\.0\.0\.1:\d+)/.exec(bannerLine);
+  if (!match) throw new Error(`no URL in the banner line: ${bannerLine}`);
+  return new URL(match[1]!);
+}
+
+/**
+ * The certificate the server presents, read once without verification so the
+ * request after it can verify against it for real (trust on first use, as a
+ * developer does with `curl -k` once and then pins the certificate).
+ */
+function presentedCertificate(url: URL): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port), rejectUnauthorized: false }, () => {
+      const raw = socket.getPeerCertificate().raw;
+      socket.end();
+      resolve(`-----BEGIN CERTIFICATE-----\n${raw.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`);
+    });
+    socket.once('error', reject);
+  });
+}
+
+async function health(url: URL): Promise<HttpAnswer> {
+  const client = httpClient({ baseUrl: url.origin, ca: url.protocol === 'https:' ? await presentedCertificate(url) : null });
+  try {
+    return await client.request('/_mock/health');
+  } finally {
+    client.close();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+test('serve prints one block: URL, API key, OAuth client, control API, clock and the scenarios with their TINs', async () => {
+  const served = serve(['--port', '0', '--clock', 'manual']);
+  const url = urlOf(await served.banner);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const banner = served.stdout();
+  expect(banner).toMatch(new RegExp(`^bvs-mock \\S+ listening on ${url.origin} \\(HTTPS`));
+  expect(banner).toContain(`${url.origin}/api/v2`);
+  expect(banner).toMatch(/API key\s+test_key_default/);
+  expect(banner).toMatch(/OAuth client\s+default_client \/ default_secret/);
+  expect(banner).toContain(`${url.origin}/_mock`);
+  expect(banner).toMatch(/Clock\s+manual, simulated time starts \d{4}-\d\d-\d\dT/);
+  for (const [name, tin] of [
+    ['happy-partners', '76920415-6'],
+    ['partner-definitive-error', '76086428-5'],
+    ['cl-formation', '76265310-9'],
+    ['missing-input-data', '77049576-8'],
+    ['information-request', '76842059-9'],
+  ]) {
+    expect(banner).toMatch(new RegExp(`${name}\\s+${tin}`));
+  }
+});
+
+test('GET /_mock/health answers soon after spawn, and SIGTERM stops the server with exit code 0 and "stopped"', async () => {
+  const served = serve(['--port', '0']);
+  const url = urlOf(await served.banner);
+  let answer: HttpAnswer | undefined;
+  while (answer?.status !== 200 && Date.now() - served.spawnedAt < 10_000) answer = await health(url).catch(() => undefined);
+  const readyAfter = Date.now() - served.spawnedAt;
+  process.stdout.write(`bvs-mock serve: /_mock/health answered ${readyAfter} ms after spawn (target: 1000 ms)\n`);
+  expect(answer?.status).toBe(200);
+  served.child.kill('SIGTERM');
+  expect(await served.exit).toEqual({ code: 0, signal: null });
+  expect(served.stdout()).toMatch(/stopped \(SIGTERM\)/);
+});
+
+test('a bad configuration file stops start-up with exit code 1 naming the file, the JSON path and the reason', async () => {
+  const file = join(scratch, 'bad-config.yaml');
+  writeFileSync(file, 'organizations:\n  - id: "not valid!"\n    api_keys: [short]\n');
+  const served = serve(['--port', '0', '--config', file]);
+  expect((await served.exit).code).toBe(1);
+  expect(served.stdout()).not.toContain('listening on');
+  expect(served.stderr()).toContain(`bvs-mock: ${file}: $.organizations[0].id: must be letters`);
+  expect(served.stderr()).toContain(`bvs-mock: ${file}: $.organizations[0].api_keys[0]: an API key needs at least 8 characters`);
+});
+
+test('a configuration file that does not exist stops start-up with exit code 1 naming it', async () => {
+  const file = join(scratch, 'missing.yaml');
+  const served = serve(['--port', '0', '--config', file]);
+  expect((await served.exit).code).toBe(1);
+  expect(served.stderr()).toContain(`bvs-mock: ${file}: $: cannot read the file (ENOENT)`);
+});
+
+test('a --port in use stops start-up with exit code 1 and a message saying what to do', async () => {
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = blocker.address() as AddressInfo;
+  try {
+    const served = serve(['--port', String(port)]);
+    expect((await served.exit).code).toBe(1);
+    expect(served.stderr()).toContain(`bvs-mock: port ${port} on 127.0.0.1 is in use; choose another with --port`);
+  } finally {
+    await new Promise<void>((resolve) => blocker.close(() => resolve()));
+  }
+});
+
+test('BVS_MOCK_PORT chooses the port when --port is not given', async () => {
+  const port = await freePort();
+  const served = serve([], { BVS_MOCK_PORT: String(port) });
+  const url = urlOf(await served.banner);
+  expect(Number(url.port)).toBe(port);
+  expect((await health(url)).status).toBe(200);
+});
+
+test('BVS_MOCK_HTTP=true serves plain HTTP', async () => {
+  const served = serve(['--port', '0'], { BVS_MOCK_HTTP: 'true' });
+  const url = urlOf(await served.banner);
+  expect(url.protocol).toBe('http:');
+  expect((await health(url)).status).toBe(200);
+});
+
+// Finding: commander sets a boolean option whenever its variable is defined, whatever its value
+// (serve-command.ts), so BVS_MOCK_HTTP=false (and BVS_MOCK_STRICT=false) turn the option on.
+test('BVS_MOCK_HTTP=false keeps HTTPS', async () => {
+  const served = serve(['--port', '0'], { BVS_MOCK_HTTP: 'false' });
+  expect(urlOf(await served.banner).protocol).toBe('https:');
+});

@@ -1,0 +1,109 @@
+import { PDFDocument } from 'pdf-lib';
+import { DataSourceRunBatch, EntityValidation, Formation } from '../../src/schemas';
+import type { HttpAnswer } from '../support/https-client';
+import { expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+
+// PDFs behind pre-signed URLs: they work for 24 simulated hours, then answer 410 url_expired, and
+// reading the resource again gives a fresh URL (spec §6 rule 2, §8; docs/fidelity.md row 18).
+
+const HAPPY_PARTNERS = '76920415-6';
+const CL_FORMATION = '76265310-9';
+const DAY = 24 * 60 * 60;
+
+let t: TestServer;
+
+beforeAll(async () => {
+  t = await startTestServer();
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+beforeEach(async () => {
+  await t.call('/_mock/reset', { method: 'POST' });
+});
+
+async function expectPdf(answer: HttpAnswer): Promise<PDFDocument> {
+  expect(answer.status).toBe(200);
+  expect(answer.headers['content-type']).toBe('application/pdf');
+  expect(answer.body.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  const document = await PDFDocument.load(answer.body);
+  expect(document.getPageCount()).toBeGreaterThan(0);
+  return document;
+}
+
+async function playedValidation(tin: string): Promise<EntityValidation> {
+  const created = await t.create({ tin, country: 'CL' });
+  await t.runClock();
+  return EntityValidation.parse((await t.get(`/api/v2/entity_validations/${created.id}`)).json());
+}
+
+async function formationOf(id: string): Promise<Formation> {
+  return Formation.parse((await t.get(`/api/v2/entity_validations/${id}/formation`)).json());
+}
+
+test('the consolidated_report_url of a played happy-partners validation downloads a real PDF', async () => {
+  const validation = await playedValidation(HAPPY_PARTNERS);
+  const url = validation.data_source_run_batches[0]!.consolidated_report_url!;
+  expect(url).toMatch(new RegExp(`^${t.server.url}/_mock/files/reports/dsrb_\\w+\\.pdf\\?expires=\\d+&signature=[0-9a-f]+$`));
+  await expectPdf(await t.call(url));
+});
+
+test('the legal_report_url and every document url of a cl-formation validation download real PDFs', async () => {
+  const validation = await playedValidation(CL_FORMATION);
+  const formation = await formationOf(validation.id);
+  await expectPdf(await t.call(formation.legal_report_url));
+  expect(formation.documents.length).toBeGreaterThan(0);
+  for (const document of formation.documents) await expectPdf(await t.call(document.url));
+});
+
+test('a report URL works until the last second of its 24 hours and answers 410 url_expired from then on', async () => {
+  const validation = await playedValidation(HAPPY_PARTNERS);
+  const url = validation.data_source_run_batches[0]!.consolidated_report_url!;
+  await t.advance(DAY - 1);
+  expect((await t.call(url)).status).toBe(200);
+  await t.advance(1);
+  const error = expectApiError(await t.call(url), 410, 'url_expired');
+  expect(error.message).toMatch(/Read the resource again/);
+});
+
+test('after 24 hours GET data_source_run_batches/:id gives a fresh report URL that works again', async () => {
+  const validation = await playedValidation(HAPPY_PARTNERS);
+  const main = validation.data_source_run_batches[0]!;
+  await t.advance(DAY);
+  expectApiError(await t.call(main.consolidated_report_url!), 410, 'url_expired');
+  const fresh = DataSourceRunBatch.parse((await t.get(`/api/v2/data_source_run_batches/${main.id}`)).json()).consolidated_report_url!;
+  expect(fresh).not.toBe(main.consolidated_report_url);
+  await expectPdf(await t.call(fresh));
+});
+
+test('after 24 hours the formation extension gives fresh legal report and document URLs that work again', async () => {
+  const validation = await playedValidation(CL_FORMATION);
+  const before = await formationOf(validation.id);
+  await t.advance(DAY);
+  expectApiError(await t.call(before.legal_report_url), 410, 'url_expired');
+  expectApiError(await t.call(before.documents[0]!.url), 410, 'url_expired');
+  const after = await formationOf(validation.id);
+  await expectPdf(await t.call(after.legal_report_url));
+  await expectPdf(await t.call(after.documents[0]!.url));
+});
+
+test.each([
+  ['a changed signature', (url: URL) => url.searchParams.set('signature', `${url.searchParams.get('signature')!.slice(0, -1)}${url.searchParams.get('signature')!.endsWith('0') ? '1' : '0'}`)],
+  ['no signature', (url: URL) => url.searchParams.delete('signature')],
+  ['a later expiry', (url: URL) => url.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + DAY))],
+  ['another file under the same signature', (url: URL) => (url.pathname = url.pathname.replace(/dsrb_\w+/, 'dsrb_01AAAAAAAAAAAAAAAAAAAAAAAA'))],
+])('a report URL with %s answers 404 not_found in the error shape', async (_label, tamper) => {
+  const validation = await playedValidation(HAPPY_PARTNERS);
+  const url = new URL(validation.data_source_run_batches[0]!.consolidated_report_url!);
+  tamper(url);
+  const error = expectApiError(await t.call(url.toString()), 404, 'not_found');
+  expect(error.message).toMatch(/pre-signed URL/);
+});
+
+test('pre-signed files need no Authorization header (the URL is the credential)', async () => {
+  const validation = await playedValidation(HAPPY_PARTNERS);
+  const answer = await t.call(validation.data_source_run_batches[0]!.consolidated_report_url!, { headers: {} });
+  expect(answer.status).toBe(200);
+});

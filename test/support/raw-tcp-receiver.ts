@@ -1,0 +1,47 @@
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+
+/** A TCP server on loopback that reads each HTTP request and answers raw bytes, HTTP or not. */
+export interface RawTcpReceiver {
+  /** `http://127.0.0.1:PORT/hooks`. */
+  url: string;
+  /** How many complete requests arrived. */
+  requests(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a receiver that answers every request with `answer` (written as is,
+ * then the connection is closed): for checking how delivery copes with a
+ * receiver speaking something that is not HTTP. The test closes it.
+ */
+export async function startRawTcpReceiver(answer: string | Buffer): Promise<RawTcpReceiver> {
+  const sockets = new Set<Socket>();
+  let requests = 0;
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    let buffered = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      const end = buffered.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const length = Number(/content-length:\s*(\d+)/i.exec(buffered.subarray(0, end).toString('latin1'))?.[1] ?? 0);
+      if (buffered.length < end + 4 + length) return;
+      requests += 1;
+      buffered = Buffer.alloc(0);
+      socket.end(answer);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    requests: () => requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
