@@ -94,22 +94,30 @@ export class Deliveries {
       this.records.set(record.id, record);
       if (!enabled) {
         // A disabled endpoint receives nothing: the delivery fails at once, without retry (spec §6, §7.3).
-        this.finishAttempt(record, 'first', clock.iso(), { status: null, body: '', durationMs: 0, error: 'endpoint_disabled' });
         record.status = 'failed';
+        this.finishAttempt(record, 'first', clock.iso(), { status: null, body: '', durationMs: 0, error: 'endpoint_disabled' });
         continue;
       }
       const faults = this.options.faults.forDelivery(event);
       record.duplicate = faults.duplicate;
       if (faults.delayMs > 0) {
+        // Held back: it joins its queue only when the delay is over, behind what was emitted meanwhile.
         record.nextAttemptAt = clock.now() + faults.delayMs;
-        record.retryTimer = clock.schedule(record.nextAttemptAt, () => void this.attempt(record, 'first'));
+        record.retryTimer = clock.schedule(record.nextAttemptAt, () => {
+          record.retryTimer = null;
+          this.enqueue(record);
+        });
         continue;
       }
-      const queue = this.queues.get(record.queueKey) ?? [];
-      queue.push(record);
-      this.queues.set(record.queueKey, queue);
-      this.pump(record.queueKey);
+      this.enqueue(record);
     }
+  }
+
+  private enqueue(record: DeliveryRecord): void {
+    const queue = this.queues.get(record.queueKey) ?? [];
+    queue.push(record);
+    this.queues.set(record.queueKey, queue);
+    this.pump(record.queueKey);
   }
 
   private targetsOf(event: EngineEvent): Array<{ target: DeliveryTarget; enabled: boolean }> {
@@ -144,12 +152,22 @@ export class Deliveries {
   /** One attempt; then the record's status follows docs/fidelity.md row 15. */
   private async attempt(record: DeliveryRecord, trigger: Trigger): Promise<void> {
     const generation = this.generation;
+    if (trigger === 'redelivery') {
+      // A redelivery replaces a waiting retry: one schedule at a time.
+      record.retryTimer?.cancel();
+    }
     record.retryTimer = null;
     record.nextAttemptAt = null;
-    if ((trigger === 'retry' || (trigger === 'first' && record.attempts.length === 0)) && record.target.model === 'endpoint') {
+    if (record.target.model === 'endpoint' && trigger !== 'duplicate_fault') {
       const stored = this.options.endpoints.get(record.organizationId, record.target.endpointId!);
       if (!stored || !stored.endpoint.enabled) {
-        record.status = 'expired';
+        if (trigger === 'redelivery') {
+          // A disabled or deleted endpoint receives nothing, not even a redelivery (spec §2, §3).
+          if (record.status === 'pending') record.status = 'expired';
+          this.finishAttempt(record, trigger, this.options.clock.iso(), { status: null, body: '', durationMs: 0, error: stored ? 'endpoint_disabled' : 'endpoint_deleted' });
+        } else {
+          record.status = 'expired';
+        }
         this.checkSettled();
         return;
       }
@@ -172,14 +190,14 @@ export class Deliveries {
       this.releaseSlot();
     }
     if (generation !== this.generation) return;
-    this.finishAttempt(record, trigger, at, result);
+    const attempt = this.recordAttempt(record, trigger, at, result);
     const delivered = result.status !== null && result.status >= 200 && result.status <= 299;
-    if (trigger === 'duplicate_fault') return;
-    if (delivered) {
-      record.status = 'succeeded';
-    } else if (trigger !== 'redelivery' || record.status === 'pending') {
-      this.scheduleRetry(record);
+    if (trigger !== 'duplicate_fault') {
+      if (delivered) record.status = 'succeeded';
+      else if (trigger !== 'redelivery' || record.status === 'pending') this.scheduleRetry(record);
     }
+    this.options.onAttempt?.(renderDelivery(record), attempt);
+    if (trigger === 'duplicate_fault') return;
     if (trigger === 'first' && record.duplicate) {
       // A duplicate fault sends the same body once more, as a retry or a manual redelivery might (spec §6.3).
       record.duplicate = false;
@@ -199,7 +217,13 @@ export class Deliveries {
     record.retryTimer = this.options.clock.schedule(record.nextAttemptAt, () => void this.attempt(record, 'retry'));
   }
 
+  /** Records an attempt whose outcome needs no further decision, and reports it. */
   private finishAttempt(record: DeliveryRecord, trigger: Trigger, at: string, result: PostResult): void {
+    const attempt = this.recordAttempt(record, trigger, at, result);
+    this.options.onAttempt?.(renderDelivery(record), attempt);
+  }
+
+  private recordAttempt(record: DeliveryRecord, trigger: Trigger, at: string, result: PostResult): DeliveryAttempt {
     const attempt: DeliveryAttempt = {
       number: record.attempts.length + 1,
       at,
@@ -210,7 +234,7 @@ export class Deliveries {
       trigger,
     };
     record.attempts.push(attempt);
-    this.options.onAttempt?.(renderDelivery(record), attempt);
+    return attempt;
   }
 
   private async authorization(record: DeliveryRecord): Promise<{ ok: true; headers: Record<string, string> } | { ok: false; error: string }> {

@@ -12,6 +12,8 @@ export type TokenResult = { ok: true; token: string } | { ok: false; error: stri
  */
 export class OAuthTokenCache {
   private readonly tokens = new Map<string, { token: string; expiresAt: number }>();
+  /** Fetches under way, so deliveries that start together share one request to the provider. */
+  private readonly fetching = new Map<string, Promise<TokenResult>>();
   /** How many tokens were fetched (a test reads it to prove the cache works). */
   fetches = 0;
 
@@ -25,6 +27,14 @@ export class OAuthTokenCache {
     const key = `${organizationId}\u0000${config.token_url}\u0000${config.client_id}`;
     const cached = this.tokens.get(key);
     if (cached && this.clock.now() < cached.expiresAt) return { ok: true, token: cached.token };
+    const under = this.fetching.get(key);
+    if (under) return under;
+    const fetched = this.fetch(key, config).finally(() => this.fetching.delete(key));
+    this.fetching.set(key, fetched);
+    return fetched;
+  }
+
+  private async fetch(key: string, config: z.infer<typeof OrganizationOAuthConfig>): Promise<TokenResult> {
     this.fetches += 1;
     const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: config.client_id, client_secret: config.client_secret });
     if (config.scope !== undefined) form.set('scope', config.scope);
