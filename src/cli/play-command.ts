@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { loadScenarioFile, ScenarioFileError } from '../engine/scenarios';
-import { createMock } from '../http';
+import { createMock } from '../http/create-mock';
 import type { DeliveryAttempt, DeliveryEvent } from '../schemas';
 
 /** Options of `bvs-mock play`. */

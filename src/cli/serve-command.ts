@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isClockMode, type ClockMode } from '../clock';
 import { loadConfig } from '../config';
-import { startServer, type StartedServer } from '../http';
+import { startServer, type StartedServer } from '../http/start-server';
 import { startBanner } from './start-banner';
 
 /** Options of `bvs-mock serve`, after flags and environment variables are read. */

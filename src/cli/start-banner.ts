@@ -1,4 +1,4 @@
-import type { StartedServer } from '../http';
+import type { StartedServer } from '../http/start-server';
 
 /** What the start-up block needs to know beyond the running server. */
 export interface BannerInput {

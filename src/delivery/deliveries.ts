@@ -72,8 +72,10 @@ export class Deliveries {
   /** Takes one engine event: a record per target, queued in order. Subscribe it to the engine. */
   accept(event: EngineEvent): void {
     const { clock, ids } = this.options;
+    const targets = this.targetsOf(event);
+    if (targets.length === 0) return;
     const body = JSON.stringify(event.body);
-    for (const { target, enabled } of this.targetsOf(event)) {
+    for (const { target, enabled } of targets) {
       const record: DeliveryRecord = {
         id: ids.next('evt'),
         type: event.type,

@@ -1,5 +1,18 @@
-import { Faker, base, en, es, es_MX, pt_BR, type LocaleDefinition } from '@faker-js/faker';
+import type { Faker, LocaleDefinition } from '@faker-js/faker';
 import { seedFromText } from './seed-from-text';
+
+type FakerModule = typeof import('@faker-js/faker');
+let fakerModule: FakerModule | undefined;
+
+/**
+ * faker is loaded with the first generated tree, not at start: loading it takes
+ * a fifth of a second, and a server playing only scripted scenarios never needs it.
+ */
+function faker(): FakerModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  fakerModule ??= require('@faker-js/faker') as FakerModule;
+  return fakerModule;
+}
 
 /** Spanish-speaking Latin America: names and companies read as Spanish there. */
 const SPANISH_LATIN_AMERICA = new Set(['AR', 'BO', 'CL', 'CO', 'CR', 'CU', 'DO', 'EC', 'GT', 'HN', 'NI', 'PA', 'PE', 'PR', 'PY', 'SV', 'UY', 'VE']);
@@ -9,6 +22,7 @@ const SPANISH_LATIN_AMERICA = new Set(['AR', 'BO', 'CL', 'CO', 'CR', 'CU', 'DO',
  * (faker throws on missing data rather than falling back by itself).
  */
 export function localesFor(country: string): LocaleDefinition[] {
+  const { base, en, es, es_MX, pt_BR } = faker();
   if (country === 'MX') return [es_MX, es, en, base];
   if (country === 'BR') return [pt_BR, en, base];
   if (SPANISH_LATIN_AMERICA.has(country)) return [es, en, base];
@@ -21,7 +35,7 @@ export function localesFor(country: string): LocaleDefinition[] {
  * (STYLE.md 4, DESIGN.md "One simulated clock").
  */
 export function seededFaker({ tin, country }: { tin: string; country: string }): Faker {
-  const faker = new Faker({ locale: localesFor(country) });
-  faker.seed(seedFromText(tin));
-  return faker;
+  const seeded = new (faker().Faker)({ locale: localesFor(country) });
+  seeded.seed(seedFromText(tin));
+  return seeded;
 }

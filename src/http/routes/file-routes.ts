@@ -1,5 +1,5 @@
 import type { FileKind } from '../../engine';
-import { renderConsolidatedReportPdf, renderDocumentPdf, renderLegalReportPdf } from '../../reports';
+import type * as Reports from '../../reports';
 import { problems } from '../api-problem';
 import type { Route } from '../router';
 
@@ -30,6 +30,9 @@ export const fileRoutes: Route[] = Object.entries(FOLDERS).map(([folder, kind]) 
     const id = file.replace(/\.pdf$/, '');
     const source = file.endsWith('.pdf') ? engine.lookupFile(kind, id) : undefined;
     if (!source) throw problems.notFound('file', file);
+    // The PDF library loads with the first download, not at start (start-up time, bench:api).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { renderConsolidatedReportPdf, renderDocumentPdf, renderLegalReportPdf } = require('../../reports') as typeof Reports;
     const bytes =
       source.kind === 'consolidated_report'
         ? await renderConsolidatedReportPdf(source)
