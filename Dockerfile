@@ -1,0 +1,26 @@
+# bvs-mock: docker build -t bvs-mock . && docker run -p 4010:4010 bvs-mock
+# Every flag of `bvs-mock serve` has an environment variable (BVS_MOCK_*), so no file is needed.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm ci --ignore-scripts --no-audit --no-fund && npm run build && npm prune --omit=dev --ignore-scripts
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production \
+    BVS_MOCK_HOST=0.0.0.0 \
+    BVS_MOCK_PORT=4010
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+COPY bin ./bin
+COPY scenarios ./scenarios
+COPY openapi ./openapi
+EXPOSE 4010
+USER node
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s \
+  CMD ["node", "bin/healthcheck.js"]
+ENTRYPOINT ["node", "bin/bvs-mock.js"]
+CMD ["serve"]
