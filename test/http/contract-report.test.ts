@@ -1,0 +1,44 @@
+import { EVENT_TYPES } from '../../src/schemas';
+import { startTestServer, type TestServer } from '../support/api-test-server';
+
+let t: TestServer;
+
+beforeAll(async () => {
+  t = await startTestServer();
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+interface Report {
+  operations: { exercised: Record<string, number>; not_exercised: string[] };
+  events: { emitted: Record<string, number>; not_emitted: string[]; deliveries: Record<string, Record<string, number>> };
+  violations: { count: number; requests: Array<{ path: string; status: number; violations: Array<{ path: string; code: string }> }> };
+}
+
+test('the contract report lists operations and events exercised and not, and the violations found', async () => {
+  await t.json('POST', '/api/v2/entity_validations', { tin: '76920415-6', country: 'CL', nickname: 'x' }, { authorization: 'Bearer test_key_default' });
+  await t.get('/api/v2/entity_valdations');
+  await t.get('/api/v2/webhook_endpoints');
+  await t.runClock();
+  const report = (await t.call('/_mock/report')).json<Report>();
+  expect(report.operations.exercised).toEqual({ createEntityValidation: 1, listWebhookEndpoints: 1 });
+  expect(report.operations.not_exercised).toEqual(expect.arrayContaining(['getEntityValidation', 'createOAuthToken', 'getFormation']));
+  expect(report.operations.not_exercised).not.toContain('createEntityValidation');
+  expect(report.events.emitted).toMatchObject({ 'data_source_run_batch.ready': 1, 'data_source_run_batch.child_batches_ready': 1, 'data_source_run_batch.data_source_run.ready': 8 });
+  expect(report.events.not_emitted).toEqual(EVENT_TYPES.filter((type) => type.startsWith('information_request.') || type === 'entity_validation.formation.ready'));
+  expect(report.violations.count).toBe(2);
+  expect(report.violations.requests.map((request) => [request.path, request.status, request.violations.map((violation) => violation.code)])).toEqual([
+    ['/api/v2/entity_validations', 201, ['unknown_field']],
+    ['/api/v2/entity_valdations', 404, ['route_not_found']],
+  ]);
+});
+
+test('the report starts empty again after a reset', async () => {
+  await t.call('/_mock/reset', { method: 'POST' });
+  const report = (await t.call('/_mock/report')).json<Report>();
+  expect(report.operations.exercised).toEqual({});
+  expect(report.events.emitted).toEqual({});
+  expect(report.violations).toEqual({ count: 0, requests: [] });
+});
