@@ -1,7 +1,7 @@
 import { idOf } from './ids';
 import { parseWith, type ParseResult } from './parse-result';
 import { RiskLevel } from './entity-validation';
-import { CountryCode, EntityCategory, HttpsUrl, Tin } from './primitives';
+import { CountryCode, EntityCategory, HttpUrl, HttpsUrl, Tin } from './primitives';
 import { z } from './zod';
 
 /** The nested `information_request` of a create call (spec §2, §4). */
@@ -38,6 +38,16 @@ export const EntityValidationCreateRequest = z
     description: 'Either the fields at the top level, or wrapped in an entity_validation object.',
   });
 
+/**
+ * The same two forms with plain-http legacy `webhook_url`s accepted, for
+ * `--allow-http-webhooks` (docs/fidelity.md row 52). Not part of the document.
+ */
+const HttpAllowedFields = EntityValidationCreateFields.extend({
+  webhook_url: HttpUrl.optional(),
+  information_request: InformationRequestCreate.extend({ webhook_url: HttpUrl.optional() }).optional(),
+});
+const HttpAllowedWrapped = z.strictObject({ entity_validation: HttpAllowedFields });
+
 export type EntityValidationCreateFields = z.infer<typeof EntityValidationCreateFields>;
 export type EntityValidationCreateRequest = z.infer<typeof EntityValidationCreateRequest>;
 
@@ -45,11 +55,13 @@ export type EntityValidationCreateRequest = z.infer<typeof EntityValidationCreat
  * Parses a create body in either form and returns its fields. The form is
  * chosen by the presence of `entity_validation`, so the issues name paths in
  * the form the client meant rather than a union's "no branch matched".
+ * `allowHttpWebhooks` accepts plain-http legacy webhook URLs.
  */
-export function parseEntityValidationCreate(body: unknown): ParseResult<EntityValidationCreateFields> {
+export function parseEntityValidationCreate(body: unknown, options: { allowHttpWebhooks?: boolean } = {}): ParseResult<EntityValidationCreateFields> {
+  const [fields, wrappedForm] = options.allowHttpWebhooks ? [HttpAllowedFields, HttpAllowedWrapped] : [EntityValidationCreateFields, EntityValidationCreateWrapped];
   const wrapped = typeof body === 'object' && body !== null && !Array.isArray(body) && 'entity_validation' in body;
-  if (!wrapped) return parseWith(EntityValidationCreateFields, body);
-  const result = parseWith(EntityValidationCreateWrapped, body);
+  if (!wrapped) return parseWith(fields, body);
+  const result = parseWith(wrappedForm, body);
   return result.ok ? { ok: true, value: result.value.entity_validation } : result;
 }
 
