@@ -3,13 +3,11 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
 import { expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
 import { expectDeliveryRecord, typeOf } from '../support/delivery-harness';
 import type { EngineEvent } from '../../src/engine';
+import { CL_FORMATION, HAPPY_PARTNERS, INFORMATION_REQUEST } from '../support/built-in-tins';
 
 // Subscriptions and the endpoint's status, managed through the control API over real HTTPS as the
 // dashboard would (spec §6 Subscription and delivery; §3 and §7 items 3 and 4; DESIGN.md Control API).
 
-const HAPPY_PARTNERS = '76920415-6';
-const CL_FORMATION = '76265310-9';
-const INFORMATION_REQUEST = '76842059-9';
 
 let t: TestServer;
 let receiver: WebhookReceiver;

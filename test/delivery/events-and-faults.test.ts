@@ -4,13 +4,12 @@ import type { DeliveryEvent, WebhookEndpoint } from '../../src/schemas';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
 import { DEFAULT_API_KEY, expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
 import { expectDeliveryRecord, typeOf } from '../support/delivery-harness';
+import { HAPPY_NO_PARTNERS, HAPPY_PARTNERS } from '../support/built-in-tins';
 
 // The dashboard's event history and the tests' fault levers, over real HTTPS (DESIGN.md Control
 // API: GET /_mock/events, POST /_mock/events/:id/redeliver, POST and DELETE /_mock/faults;
 // spec §2 Delivery event record, §6 Subscription and delivery item 3; docs/fidelity.md row 30).
 
-const HAPPY_PARTNERS = '76920415-6';
-const HAPPY_NO_PARTNERS = '76354771-K';
 
 let t: TestServer;
 let receiver: WebhookReceiver;

@@ -3,13 +3,12 @@ import { selfSignedCertificate } from '../../src/http/self-signed-certificate';
 import { BvsMockConfig, type EventType } from '../../src/schemas';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
 import { startDeliveryHarness, typeOf, type DeliveryHarness } from '../support/delivery-harness';
+import { HAPPY_NO_PARTNERS, HAPPY_PARTNERS } from '../support/built-in-tins';
 
 // Outbound webhook authentication, one type per endpoint (spec §5.5): none sends no Authorization
 // header, secret sends the endpoint's secret, oauth a token fetched from the organization's own
 // provider (nocked here) and cached on the simulated clock (spec §8: expires_in).
 
-const HAPPY_NO_PARTNERS = '76354771-K';
-const HAPPY_PARTNERS = '76920415-6';
 const IDP = 'https://idp.example.test';
 const OAUTH = { token_url: `${IDP}/oauth/token`, client_id: 'bvs_webhooks', client_secret: 'idp_secret', scope: 'webhooks:write' };
 

@@ -1,12 +1,12 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { startWebhookReceiver, type ReceiverAnswer, type WebhookReceiver } from '../../src/testing';
 import { defaultOrganizationWith, expectDeliveryRecord, expectedBackoffSeconds, gapsInSeconds, startDeliveryHarness, type DeliveryHarness } from '../support/delivery-harness';
+import { HAPPY_NO_PARTNERS } from '../support/built-in-tins';
 
 // Retries (spec §6 Subscription and delivery item 2, §7 item 2, §8: up to 20 retries with
 // exponential backoff; docs/fidelity.md rows 15 and 27: 15 s after the first failure, doubling,
 // capped at one hour, on the simulated clock).
 
-const HAPPY_NO_PARTNERS = '76354771-K';
 const READY = 'data_source_run_batch.ready';
 /** Every retry interval, in seconds: 15, 30, ..., 1920, then 3600 twelve times. */
 const FULL_SCHEDULE = [15, 30, 60, 120, 240, 480, 960, 1920, ...Array<number>(12).fill(3600)];

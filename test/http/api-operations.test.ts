@@ -9,13 +9,10 @@ import {
   WebhookEndpointList,
 } from '../../src/schemas';
 import { DEFAULT_API_KEY, expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { CL_FORMATION, HAPPY_NO_PARTNERS, HAPPY_PARTNERS, PARTNER_DEFINITIVE_ERROR } from '../support/built-in-tins';
 
 // The happy path of every operation of the API (spec §4) and of its extensions (docs/fidelity.md row 18), over HTTPS.
 
-const HAPPY_PARTNERS = '76920415-6';
-const PARTNER_DEFINITIVE_ERROR = '76086428-5';
-const CL_FORMATION = '76265310-9';
-const HAPPY_NO_PARTNERS = '76354771-K';
 
 const CONFIG = BvsMockConfig.parse({
   organizations: [

@@ -1,14 +1,11 @@
 import type { EngineEvent } from '../../src/engine';
 import { EntityValidation, InformationRequest } from '../../src/schemas';
 import { expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { CL_FORMATION, HAPPY_NO_PARTNERS, HAPPY_PARTNERS, MISSING_INPUT_DATA } from '../support/built-in-tins';
 
 // The control API's levers on the engine: revalidation, input for a missing_input_data run, and the
 // information request actions with their refusals (DESIGN.md, Control API; docs/fidelity.md rows 13, 14, 34).
 
-const HAPPY_NO_PARTNERS = '76354771-K';
-const HAPPY_PARTNERS = '76920415-6';
-const CL_FORMATION = '76265310-9';
-const MISSING_INPUT_DATA = '77049576-8';
 
 let t: TestServer;
 let events: EngineEvent[] = [];

@@ -3,6 +3,7 @@ import type { EngineEvent } from '../../src/engine';
 import { allRoutes } from '../../src/http';
 import { EntityValidation } from '../../src/schemas';
 import { expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { HAPPY_PARTNERS } from '../support/built-in-tins';
 
 // The control API (DESIGN.md, Control API): health, reset, the clock, scenarios, organization
 // settings, organization_id, and the OpenAPI document.
@@ -16,7 +17,6 @@ interface ClockView {
   fired?: number;
 }
 
-const HAPPY_PARTNERS = '76920415-6';
 
 let t: TestServer;
 let events: EngineEvent[] = [];

@@ -2,12 +2,11 @@ import { PDFDocument } from 'pdf-lib';
 import { DataSourceRunBatch, EntityValidation, Formation } from '../../src/schemas';
 import type { HttpAnswer } from '../support/https-client';
 import { expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { CL_FORMATION, HAPPY_PARTNERS } from '../support/built-in-tins';
 
 // PDFs behind pre-signed URLs: they work for 24 simulated hours, then answer 410 url_expired, and
 // reading the resource again gives a fresh URL (spec §6 rule 2, §8; docs/fidelity.md row 18).
 
-const HAPPY_PARTNERS = '76920415-6';
-const CL_FORMATION = '76265310-9';
 const DAY = 24 * 60 * 60;
 
 let t: TestServer;

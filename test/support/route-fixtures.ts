@@ -1,6 +1,7 @@
 import { allRoutes } from '../../src/http';
 import { EntityValidation, Formation } from '../../src/schemas';
 import { DEFAULT_API_KEY, type TestServer } from './api-test-server';
+import { CL_FORMATION } from './built-in-tins';
 
 /** Real resources of one organization, to put in the path parameters of every route. */
 export interface ResourceIds {
@@ -25,8 +26,8 @@ export interface ConcreteRoute {
   access: 'api' | 'public' | 'control';
 }
 
-/** cl-formation: the one built-in scenario with a formation, a legal report and documents (its TIN is in its header). */
-export const CL_FORMATION_TIN = '76265310-9';
+/** cl-formation: the one built-in scenario with a formation, a legal report and documents. */
+export const CL_FORMATION_TIN = CL_FORMATION;
 
 /**
  * Creates a cl-formation validation with an information request, plays it to
