@@ -80,7 +80,7 @@ export function createApiCore(services: ApiServices): ApiCore {
           method: request.method,
           path: request.path,
           operation: match?.route.operation ?? null,
-          organization_id: context?.principal?.organizationId ?? (match?.route.operation === 'createOAuthToken' && response.status === 200 ? (context?.organizationId ?? null) : null),
+          organization_id: context?.callerOrganizationId ?? null,
           status: response.status,
           duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
           violations: [...(context?.violations ?? []), ...problemIssues],
@@ -117,5 +117,6 @@ function makeContext(services: ApiServices, request: CoreRequest, match: RouteMa
     }
   }
   const strictBodies = services.strict || access.kind === 'control';
-  return { request, params: match.params, requestId, services, principal, organizationId, strictBodies, violations: [], json };
+  const callerOrganizationId = principal?.organizationId ?? null;
+  return { request, params: match.params, requestId, services, principal, organizationId, callerOrganizationId, strictBodies, violations: [], json };
 }

@@ -16,6 +16,8 @@ export interface RouteContext {
    * the `organization_id` query parameter or body field, else the default organization.
    */
   organizationId: string;
+  /** The organization the request is recorded under in the journal: the caller's, once known (null for control and public calls). */
+  callerOrganizationId: string | null;
   /** Refuse unknown fields (422) instead of recording them: `--strict`, and always on the control API. */
   strictBodies: boolean;
   /** Contract violations found in the request and tolerated (recorded in the journal). */

@@ -42,3 +42,16 @@ test('the report starts empty again after a reset', async () => {
   expect(report.events.emitted).toEqual({});
   expect(report.violations).toEqual({ count: 0, requests: [] });
 });
+
+test('the journal records a request under the organization of its credential, and a refused token request under none', async () => {
+  await t.call('/_mock/reset', { method: 'POST' });
+  await t.token({ grant_type: 'client_credentials', client_id: 'default_client', client_secret: 'default_secret' });
+  await t.token({ grant_type: 'client_credentials', client_id: 'default_client', client_secret: 'wrong' });
+  await t.get('/api/v2/webhook_endpoints');
+  const { requests } = (await t.call('/_mock/requests')).json<{ requests: Array<{ operation: string; status: number; organization_id: string | null }> }>();
+  expect(requests.map((request) => [request.operation, request.status, request.organization_id])).toEqual([
+    ['createOAuthToken', 200, 'default'],
+    ['createOAuthToken', 401, null],
+    ['listWebhookEndpoints', 200, 'default'],
+  ]);
+});

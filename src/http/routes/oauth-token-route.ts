@@ -28,7 +28,7 @@ export const oauthTokenRoute: Route = {
     if (refused.length > 0) throw problems.scopeNotAllowed(refused);
     const now = clock.now();
     const issued = tokens.issue({ organizationId: client.organizationId, clientId: body.client_id, scopes: asked }, now);
-    context.organizationId = client.organizationId;
+    context.callerOrganizationId = client.organizationId;
     const response: OAuthTokenResponse = {
       access_token: issued.token,
       token_type: 'Bearer',
