@@ -3,7 +3,7 @@ import type { EngineEvent } from '../../src/engine';
 import type { DeliveryEvent, WebhookEndpoint } from '../../src/schemas';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
 import { DEFAULT_API_KEY, expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
-import { expectDeliveryRecord, typeOf } from '../support/delivery-harness';
+import { expectDeliveryRecord } from '../support/delivery-harness';
 import { HAPPY_NO_PARTNERS, HAPPY_PARTNERS } from '../support/built-in-tins';
 
 // The dashboard's event history and the tests' fault levers, over real HTTPS (DESIGN.md Control
