@@ -51,6 +51,8 @@ export class SimulatedClock {
   /** Instant mode: work outside the clock that must finish before time moves on (see setInstantBarrier). */
   private barrier: (() => Promise<void> | undefined) | null = null;
   private waitingAtBarrier = false;
+  /** How many hold() calls are running: while any is, realtime now() does not move. */
+  private holding = 0;
   private readonly idleWaiters = new IdleWaiters();
 
   constructor(options: ClockOptions = {}) {
@@ -80,13 +82,29 @@ export class SimulatedClock {
 
   /** Current simulated time in epoch ms; inside a timer callback, that timer's due time. */
   now(): number {
-    if (this.currentMode === 'realtime' && !this.firing) {
+    if (this.currentMode === 'realtime' && !this.firing && this.holding === 0) {
       // Hold at an unfired due time until its timer runs (real timers are late by a few ms), so
       // nobody observes a time past a timer that then fires with an earlier now().
       const reached = Math.min(this.wallTarget(), this.queue.peek()?.at ?? Infinity);
       if (reached > this.current) this.current = reached;
     }
     return this.current;
+  }
+
+  /**
+   * Runs `action` with time standing still: every now() inside it reads the same
+   * instant. Timer callbacks already do; this is for actions that come from
+   * outside (an API call), which in realtime mode at a high speed would
+   * otherwise see time move between two reads (one real ms is `speed` simulated ms).
+   */
+  hold<T>(action: () => T): T {
+    this.now();
+    this.holding += 1;
+    try {
+      return action();
+    } finally {
+      this.holding -= 1;
+    }
   }
 
   /** {@link now} as a Date. */

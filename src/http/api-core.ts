@@ -61,7 +61,10 @@ export function createApiCore(services: ApiServices): ApiCore {
           if (fault.error !== null) throw problems.injected(fault.error);
         }
         context = makeContext(services, request, match, requestId);
-        response = await match.route.handle(context);
+        const route = match.route;
+        const routeContext = context;
+        // One request, one instant of simulated time (SimulatedClock.hold).
+        response = await services.clock.hold(() => route.handle(routeContext));
       } catch (error) {
         if (error instanceof ApiProblem) {
           response = error.toResponse(requestId);

@@ -93,3 +93,15 @@ test('re-arms its real timer when an earlier timer is scheduled', async () => {
   expect(fired).toEqual(['early']);
   expect(clock.pending).toBe(1);
 });
+
+test('hold keeps time still for one action while the wall clock moves, and lets it move after', () => {
+  clock = createClock({ mode: 'realtime', speed: 600, wallNow });
+  wall += 10; // 6 simulated seconds
+  const seen = clock.hold(() => {
+    const first = clock.now();
+    wall += 5; // 3 more simulated seconds pass during the action
+    return [first, clock.now(), clock.hold(() => clock.now())];
+  });
+  expect(seen).toEqual([START + 6_000, START + 6_000, START + 6_000]);
+  expect(clock.now()).toBe(START + 9_000);
+});
