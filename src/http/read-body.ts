@@ -10,9 +10,22 @@ export function mediaType(request: CoreRequest): string | undefined {
 }
 
 /**
+ * How deeply objects and arrays may nest in a JSON body, the body itself being level 1. Free-form
+ * values (an `information_sheet`) are stored and rendered back on every read and event, and
+ * rendering copies them recursively (structuredClone, JSON.stringify): a body that parses can still
+ * overflow the stack there, about 2,000 levels down for structuredClone and fewer when the server's
+ * own frames come first. So depth is refused at input, where the caller can still be told why,
+ * instead of breaking every later read. 64 is far above any body of the contract (the deepest nests
+ * about 5 levels) and far below the stack's reach; it is also the default of .NET's
+ * System.Text.Json. docs/fidelity.md row 26.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
  * Parses a JSON body. A body needs `Content-Type: application/json` (415
- * otherwise) and must parse (400 `malformed_json` with the position). An empty
- * body is `undefined`.
+ * otherwise), must parse (400 `malformed_json` with the position) and nest at
+ * most {@link MAX_JSON_DEPTH} levels (422 `validation_failed` at the JSON path
+ * of the first container too deep). An empty body is `undefined`.
  */
 export function parseJsonBody(request: CoreRequest): unknown {
   if (request.body.length === 0) return undefined;
@@ -20,11 +33,57 @@ export function parseJsonBody(request: CoreRequest): unknown {
   if (type !== 'application/json' && !(type?.startsWith('application/') && type.endsWith('+json'))) {
     throw problems.unsupportedMediaType(request.headers['content-type'], 'Content-Type: application/json');
   }
+  let value: unknown;
   try {
-    return JSON.parse(request.body.toString('utf8'));
+    value = JSON.parse(request.body.toString('utf8'));
   } catch (error) {
     throw problems.malformedJson((error as Error).message);
   }
+  const tooDeep = jsonDepthIssue(value);
+  if (tooDeep !== undefined) throw problems.validationFailed([tooDeep]);
+  return value;
+}
+
+/** One container still to visit by {@link jsonDepthIssue}; `parent` links rebuild the path only when needed. */
+interface DepthFrame {
+  node: object;
+  depth: number;
+  key: string | number | null;
+  parent: DepthFrame | null;
+}
+
+/**
+ * The first object or array of `value` (in document order) that lies deeper than `limit` levels,
+ * as an issue at its JSON path, or undefined when `value` is shallow enough. Used for every JSON
+ * body and for scenarios posted as YAML, so one limit bounds everything the control API stores.
+ * The walk keeps its own stack rather than recursing: it must not overflow on the very input it
+ * exists to refuse.
+ *
+ * @example
+ * jsonDepthIssue({ a: { b: {} } }, 2); // { path: '$.a.b', code: 'too_deep', message: 'nested more than 2 levels deep ...' }
+ */
+export function jsonDepthIssue(value: unknown, limit: number = MAX_JSON_DEPTH): Issue | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const pending: DepthFrame[] = [{ node: value, depth: 1, key: null, parent: null }];
+  while (pending.length > 0) {
+    const frame = pending.pop()!;
+    if (frame.depth > limit) {
+      const keys: Array<string | number> = [];
+      for (let at: DepthFrame | null = frame; at !== null && at.key !== null; at = at.parent) keys.unshift(at.key);
+      return {
+        path: toJsonPath(keys),
+        code: 'too_deep',
+        message: `nested more than ${limit} levels deep (objects and arrays, the body being level 1), the limit of bvs-mock (docs/fidelity.md row 26); flatten this value`,
+      };
+    }
+    const entries: Array<[string | number, unknown]> = Array.isArray(frame.node) ? frame.node.map((child, index) => [index, child]) : Object.entries(frame.node);
+    // Pushed last to first, so the first child is visited first and the path reported is the first in the document.
+    for (let index = entries.length - 1; index >= 0; index--) {
+      const [key, child] = entries[index]!;
+      if (child !== null && typeof child === 'object') pending.push({ node: child, depth: frame.depth + 1, key, parent: frame });
+    }
+  }
+  return undefined;
 }
 
 /** Parses a form-encoded body (`application/x-www-form-urlencoded`) into fields; a field given twice is an error. */

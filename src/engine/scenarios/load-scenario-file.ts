@@ -1,8 +1,21 @@
-import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument } from 'yaml';
+import { readRegularFile } from '../../config/load-config';
 import { Scenario, toIssues } from '../../schemas';
 import { lineOfJsonPath } from './locate-json-path';
 import type { ScenarioFileIssue } from './scenario-file-issue';
+
+/**
+ * Largest scenario, in bytes (1 MiB), whether read from a file or posted to `POST /_mock/scenarios`.
+ * It equals the control API's body limit (`DEFAULT_BODY_LIMIT`, docs/fidelity.md row 26), so a file
+ * that loads at start can also be posted, and the other way round. The largest built-in scenario
+ * (large-tree.yaml, a holding with 50 partners) is 18 KB, so 1 MiB leaves room for trees fifty
+ * times larger; it parses in under 2 s and about 130 MB, where a 50 MB file took 32 s and 2.8 GB.
+ * A file is checked by its size before it is read.
+ */
+export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
+
+/** What to do with a scenario over {@link MAX_SCENARIO_FILE_BYTES}, the end of the message. */
+const WHEN_TOO_LARGE = 'split it into several scenario files, one per tree (docs/scenarios.md)';
 
 /**
  * The outcome of loading a scenario file: the parsed scenario (durations in milliseconds, defaults
@@ -37,27 +50,40 @@ export interface ScenarioSource {
  * Reads a scenario file (`.yaml`, `.yml` or `.json`) and checks it with the {@link Scenario} schema.
  * Nothing is thrown: a missing file, a YAML syntax error and schema issues all come back as issues
  * with the file, the line and the JSON path, for the caller to report together with other files'.
+ * A path that is not a regular file (a FIFO, a directory, a device) and a file over
+ * {@link MAX_SCENARIO_FILE_BYTES} are issues too, found before anything is read, so neither can
+ * block or swamp start-up.
  *
  * @example
  * const result = loadScenarioFile('scenarios/partner-definitive-error.yaml');
  * if (!result.ok) throw new ScenarioFileError(result.file, result.issues, { cause: result.cause });
  */
 export function loadScenarioFile(file: string): ScenarioFileResult {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : `the file cannot be read (${(error as Error).message})`;
-    return { ok: false, file, cause: error, issues: [{ file, path: '$', code: 'unreadable_file', message: reason }] };
-  }
-  return parseScenarioSource({ text, file });
+  const read = readRegularFile({
+    file,
+    limit: MAX_SCENARIO_FILE_BYTES,
+    expected: 'a scenario file',
+    whenTooLarge: WHEN_TOO_LARGE,
+    // The loader of a directory reads every entry named like a scenario, so the entry may not be one the user named.
+    whenNotRegular: 'a scenario is read from a regular YAML or JSON file, so give the path of one; in a scenario directory, move this entry out or rename it so its name does not end in .yaml, .yml or .json',
+  });
+  if (read.ok) return parseScenarioSource({ text: read.text, file });
+  if (read.code !== 'unreadable') return { ok: false, file, cause: undefined, issues: [{ file, path: '$', code: read.code, message: read.message }] };
+  const error = read.cause as NodeJS.ErrnoException;
+  const reason = error.code === 'ENOENT' ? 'the file does not exist' : `the file cannot be read (${error.message})`;
+  return { ok: false, file, cause: error, issues: [{ file, path: '$', code: 'unreadable_file', message: reason }] };
 }
 
 /**
  * Parses scenario text that did not come from disk (a control API body, a test) exactly as
- * {@link loadScenarioFile} parses a file.
+ * {@link loadScenarioFile} parses a file, with the same {@link MAX_SCENARIO_FILE_BYTES} limit.
  */
 export function parseScenarioSource({ text, file }: ScenarioSource): ScenarioFileResult {
+  const size = Buffer.byteLength(text, 'utf8');
+  if (size > MAX_SCENARIO_FILE_BYTES) {
+    const message = `the scenario is ${size} bytes, over the limit of 1 MiB (${MAX_SCENARIO_FILE_BYTES} bytes) for a scenario; ${WHEN_TOO_LARGE}`;
+    return { ok: false, file, cause: undefined, issues: [{ file, path: '$', code: 'too_large', message }] };
+  }
   const lineCounter = new LineCounter();
   // prettyErrors off: the message stays one sentence; the line and column come from the LineCounter.
   const document = parseDocument(text, { lineCounter, prettyErrors: false });

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Issue, ParseResult, Scenario } from '../../schemas';
 import { loadScenarioFile } from './load-scenario-file';
@@ -82,7 +82,9 @@ export class ScenarioLibrary {
   /**
    * Loads every `*.yaml`, `*.yml` and `*.json` file of `dir` (not its subfolders), in name order.
    * Throws a {@link ScenarioLibraryError} with the issues of all files when any is bad, a name is
-   * used twice, or a TIN is claimed twice; the library is then unchanged.
+   * used twice, or a TIN is claimed twice; the library is then unchanged. An entry so named that is
+   * not a regular file (a FIFO, a directory, a device) is such an issue, not skipped, and so is a
+   * file over `MAX_SCENARIO_FILE_BYTES`. Symbolic links are followed; dangling ones are left out.
    */
   loadDirectory(dir: string, options: LoadDirectoryOptions = {}): void {
     this.load(dir, { override: options.override ?? false, builtIn: false });
@@ -127,8 +129,13 @@ export class ScenarioLibrary {
   private load(dir: string, { override, builtIn }: { override: boolean; builtIn: boolean }): void {
     let files: string[];
     try {
+      // Every entry named like a scenario, whatever it is: loadScenarioFile refuses a FIFO, a
+      // directory or a device so named with an issue, rather than this filter skipping it in
+      // silence (a user who put `x.yaml` here expects it played), and without blocking on a FIFO.
+      // A symbolic link is followed, so a linked scenario file loads; a dangling one is left out,
+      // since editors make them as lock files while a scenario is open (Emacs: `.#x.yaml`).
       files = readdirSync(dir, { withFileTypes: true })
-        .filter((item) => item.isFile() && SCENARIO_FILE.test(item.name))
+        .filter((item) => SCENARIO_FILE.test(item.name) && !(item.isSymbolicLink() && !existsSync(path.join(dir, item.name))))
         .map((item) => item.name)
         .sort()
         .map((name) => path.join(dir, name));

@@ -1,7 +1,7 @@
 import { parseScenarioSource, type ScenarioSummary } from '../../engine/scenarios';
 import { ApiProblem, problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
-import { mediaType } from '../read-body';
+import { jsonDepthIssue, mediaType } from '../read-body';
 import type { Route } from '../router';
 
 const SOURCE = 'POST /_mock/scenarios';
@@ -39,6 +39,10 @@ export const scenarioRoutes: Route[] = [
         }));
         throw problems.validationFailed(issues, 'scenario');
       }
+      // A JSON body was held to MAX_JSON_DEPTH when it was parsed; YAML gets the same limit here, so a
+      // scenario cannot store an information sheet or records that later break every read.
+      const tooDeep = jsonDepthIssue(parsed.value);
+      if (tooDeep !== undefined) throw problems.validationFailed([tooDeep], 'scenario');
       const result = context.services.scenarios.add(parsed.value, SOURCE);
       if (!result.ok) throw new ApiProblem('conflict', `The scenario cannot be added: ${result.issues.map((issue) => issue.message).join('; ')}`, result.issues);
       const added = context.services.scenarios.list().find((candidate) => candidate.name === parsed.value.name)!;
