@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isClockMode, type ClockMode } from '../clock';
 import { loadConfig } from '../config';
+import { readRegularFile } from '../config/load-config';
 import { startServer, type StartedServer } from '../http/start-server';
 import { startBanner } from './start-banner';
 
@@ -11,7 +11,8 @@ interface ServeFlags {
   host: string;
   config?: string;
   scenarios: string[];
-  seed: number;
+  /** Undefined unless given: ids still follow seed 1, but pre-signed URLs get a random key. */
+  seed?: number;
   clock: ClockMode;
   speed: number;
   http: boolean;
@@ -23,6 +24,7 @@ interface ServeFlags {
   webhookSecret?: string;
   allowHttpWebhooks: boolean;
   insecureWebhookTls: boolean;
+  controlToken?: string;
 }
 
 function integer(name: string, min: number, max: number) {
@@ -43,6 +45,11 @@ function speed(value: string): number {
   return number;
 }
 
+function controlToken(value: string): string {
+  if (!/^[\x21-\x7e]+$/.test(value)) throw new InvalidArgumentError('must be printable characters without spaces, like a long random string (it is sent as Authorization: Bearer <token>)');
+  return value;
+}
+
 function collect(value: string, previous: string[]): string[] {
   return [...previous, ...value.split(',').filter(Boolean)];
 }
@@ -58,7 +65,11 @@ export function serveCommand(version: string): Command {
     .addOption(new Option('--host <host>', 'address to listen on (0.0.0.0 in a container)').env('BVS_MOCK_HOST').default('127.0.0.1'))
     .addOption(new Option('--config <file>', 'configuration file (YAML or JSON): organizations, credentials, settings, endpoints').env('BVS_MOCK_CONFIG'))
     .addOption(new Option('--scenarios <dir>', 'directory of scenario files, added to the built-in library (repeatable, or comma-separated)').env('BVS_MOCK_SCENARIOS').default([]).argParser(collect))
-    .addOption(new Option('--seed <n>', 'seed of ids and payloads').env('BVS_MOCK_SEED').default(1).argParser(integer('seed', 0, 2 ** 31 - 1)))
+    .addOption(
+      new Option('--seed <n>', 'seed of ids and payloads (default 1); given explicitly, it also fixes the key of pre-signed URLs, otherwise random per start')
+        .env('BVS_MOCK_SEED')
+        .argParser(integer('seed', 0, 2 ** 31 - 1)),
+    )
     .addOption(new Option('--clock <mode>', 'instant, realtime or manual').env('BVS_MOCK_CLOCK').default('instant').argParser(clockMode))
     .addOption(new Option('--speed <n>', 'speed factor of the realtime clock').env('BVS_MOCK_SPEED').default(1).argParser(speed))
     .addOption(new Option('--http', 'serve plain HTTP instead of HTTPS (BVS_MOCK_HTTP=true)').default(false))
@@ -69,6 +80,7 @@ export function serveCommand(version: string): Command {
     .addOption(new Option('--webhook-secret <secret>', 'with --webhook-url: send Authorization: Bearer <secret> on its deliveries').env('BVS_MOCK_WEBHOOK_SECRET'))
     .addOption(new Option('--allow-http-webhooks', 'accept plain-http legacy webhook_url values, for local receivers (BVS_MOCK_ALLOW_HTTP_WEBHOOKS=true)').default(false))
     .addOption(new Option('--insecure-webhook-tls', "accept receivers' self-signed certificates (BVS_MOCK_INSECURE_WEBHOOK_TLS=true)").default(false))
+    .addOption(new Option('--control-token <token>', 'lock the control API (/_mock) behind Authorization: Bearer <token>; GET /_mock/health, pre-signed files and the recipient page stay open').env('BVS_MOCK_CONTROL_TOKEN').argParser(controlToken))
     .addOption(new Option('--public-url <url>', 'base address clients use, for pre-signed and recipient URLs (default: the listening address)').env('BVS_MOCK_PUBLIC_URL'))
     .action(async (flags: ServeFlags) => {
       await serve(flags, version);
@@ -121,6 +133,7 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
       webhookSecret: flags.webhookSecret,
       allowHttpWebhooks: flags.allowHttpWebhooks,
       insecureWebhookTls: flags.insecureWebhookTls,
+      controlToken: flags.controlToken,
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -142,10 +155,15 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
+/**
+ * Reads the PEM file of `--tls-cert` or `--tls-key`, refusing what is not a regular file (a FIFO
+ * would block start-up) and anything over 1 MiB: a certificate is about 2 KB and a long chain a few
+ * dozen, so a larger file is the wrong path, not a PEM.
+ */
 function readPem(file: string, flag: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new Error(`${flag} ${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
+  const MAX_PEM_FILE_BYTES = 1024 * 1024;
+  const expected = flag === '--tls-key' ? 'a PEM private key' : 'a PEM certificate';
+  const read = readRegularFile({ file, limit: MAX_PEM_FILE_BYTES, expected, whenTooLarge: `check that ${flag} names the ${flag === '--tls-key' ? 'key' : 'certificate'} file` });
+  if (!read.ok) throw new Error(`${flag} ${file}: ${read.message}`);
+  return read.text;
 }

@@ -4,7 +4,8 @@ import type { StartedServer } from '../http/start-server';
 export interface BannerInput {
   server: StartedServer;
   version: string;
-  seed: number;
+  /** The seed given with --seed, or undefined (ids follow seed 1, pre-signed URLs a random key). */
+  seed: number | undefined;
 }
 
 /**
@@ -32,9 +33,12 @@ export function startBanner({ server, version, seed }: BannerInput): string {
     }
   }
   row('Control API', `${server.url}/_mock  (events: ${server.url}/_mock/events)`);
+  // Says that it is locked and how to unlock it, never the token itself.
+  if (server.services.controlToken !== null) row('', 'locked: send Authorization: Bearer <the --control-token value>; GET /_mock/health stays open');
   row('OpenAPI', `${server.url}/openapi.yaml  ${server.url}/openapi.json`);
   const described = clock.describe();
-  row('Clock', `${described.mode}${described.mode === 'realtime' ? ` x${described.speed}` : ''}, simulated time starts ${described.started_at}; seed ${seed}`);
+  const seeded = seed === undefined ? 'seed 1 (default; pre-signed URLs use a random key)' : `seed ${seed} (pre-signed URLs use a key derived from it)`;
+  row('Clock', `${described.mode}${described.mode === 'realtime' ? ` x${described.speed}` : ''}, simulated time starts ${described.started_at}; ${seeded}`);
   row('Scenarios', `${scenarios.size} (any other TIN plays a tree generated from it)`);
   for (const scenario of scenarios.list()) lines.push(`    ${scenario.name.padEnd(26)} ${scenario.tins.join(', ')}`);
   const key = registry.get(registry.defaultId)?.api_keys[0];

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { OrganizationSettings, type BvsMockConfig, type OrganizationConfig, type Scope } from '../schemas';
 
 /** An OAuth client and the organization it belongs to. */
@@ -47,9 +48,15 @@ export class OrganizationRegistry {
     return this.apiKeys.get(key);
   }
 
-  /** An OAuth client, if any. */
-  client(clientId: string): ClientGrant | undefined {
-    return this.clients.get(clientId);
+  /**
+   * The OAuth client whose id and secret these are (`POST /oauth/token`), or
+   * undefined. The secret is compared in constant time, and an unknown client
+   * costs the same compare, so timing tells neither the secret nor which ids exist.
+   */
+  authenticateClient(clientId: string, clientSecret: string): ClientGrant | undefined {
+    const client = this.clients.get(clientId);
+    const matches = sameSecret(clientSecret, client?.clientSecret ?? '');
+    return client !== undefined && matches ? client : undefined;
   }
 
   /** Whether the organization exists. */
@@ -85,4 +92,10 @@ export class OrganizationRegistry {
     if (result.success) organization.settings = result.data;
     return result;
   }
+}
+
+/** Constant-time equality of two secrets: sha256 gives `timingSafeEqual` equal lengths, whatever the inputs. */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }

@@ -5,12 +5,22 @@ import type { FaultPlan } from '../faults/fault-plan';
 import type { DeliveryAttempt, DeliveryEvent, DeliveryStatus } from '../schemas';
 import { renderDelivery, type DeliveryRecord, type DeliveryTarget } from './delivery-record';
 import { post, type PostResult } from './http-post';
+import { DEFAULT_LANE_CONCURRENCY, DEFAULT_SLOW_RECEIVER_MS, DeliveryLanes } from './delivery-lanes';
 import { OAuthTokenCache } from './oauth-token-cache';
 import { MAX_RETRIES, retryDelayMs } from './retry-policy';
 import type { WebhookEndpointStore } from './webhook-endpoint-store';
 
 /** Real milliseconds a receiver has to answer before the attempt counts as `timeout` (docs/fidelity.md). */
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
+
+/** Delivery records kept at most; the oldest ended ones are forgotten first (docs/fidelity.md, "Retention"). */
+export const DEFAULT_MAX_DELIVERY_RECORDS = 20_000;
+
+/**
+ * The header on every delivery that names the bvs-mock instance sending it, so
+ * that bvs-mock refuses a delivery pointed at itself instead of looping.
+ */
+export const DELIVERY_ORIGIN_HEADER = 'x-bvs-mock-origin';
 
 /** Options of {@link Deliveries}. */
 export interface DeliveriesOptions {
@@ -22,11 +32,19 @@ export interface DeliveriesOptions {
   timeoutMs?: number;
   /** Accept receivers' self-signed certificates (`--insecure-webhook-tls`). */
   insecureTls?: boolean;
-  /** Attempts in flight at once, over every receiver. Default 32. */
+  /** Attempts in flight at once to one receiver. Default {@link DEFAULT_LANE_CONCURRENCY}. */
   concurrency?: number;
-  /** Called after every attempt (`bvs-mock play` prints them). */
+  /** Real milliseconds the instant clock waits for a receiver before it goes on without it. */
+  slowReceiverMs?: number;
+  /** Delivery records kept; default {@link DEFAULT_MAX_DELIVERY_RECORDS}. */
+  maxRecords?: number;
+  /** The value of {@link DELIVERY_ORIGIN_HEADER} on every delivery. */
+  origin: string;
+  /** Called after every attempt (`bvs-mock play` prints them). A hook that throws is reported, never fatal. */
   onAttempt?: (delivery: DeliveryEvent, attempt: DeliveryAttempt) => void;
-  version?: string;
+  /** Where unexpected errors of the delivery layer go (a throwing hook); default stderr. */
+  onError?: (error: unknown) => void;
+  userAgent: string;
 }
 
 /** Filters of {@link Deliveries.list}, as `GET /_mock/events` takes them. */
@@ -37,9 +55,33 @@ export interface DeliveryFilter {
   resourceId?: string;
   endpointId?: string;
   validationId?: string;
+  /** Only records after this one (the cursor of the previous page). */
+  after?: number;
+  /** At most this many. */
+  limit?: number;
 }
 
 type Trigger = DeliveryAttempt['trigger'];
+
+/**
+ * The state that one `POST /_mock/reset` ends: queues, lanes and every attempt
+ * in flight (through the abort signal). Attempts hold the generation they
+ * started in and stop touching anything once it is over.
+ */
+class Generation {
+  readonly abort = new AbortController();
+  readonly queues = new Map<string, DeliveryRecord[]>();
+  readonly busy = new Set<string>();
+  readonly lanes: DeliveryLanes;
+
+  constructor(options: { concurrency: number; slowReceiverMs: number }) {
+    this.lanes = new DeliveryLanes(options);
+  }
+
+  get over(): boolean {
+    return this.abort.signal.aborted;
+  }
+}
 
 /**
  * Webhook delivery (spec §5.5, §5.6, §6 Subscription and delivery, §8): every
@@ -47,25 +89,26 @@ type Trigger = DeliveryAttempt['trigger'];
  * failed or expired, never dropped. Deliveries to one target keep the engine's
  * order per validation (a queue per target and validation), unless a delay
  * fault holds one back or a retry comes later (docs/fidelity.md row 48).
- * Sending is asynchronous: nothing here blocks the API or the engine.
+ * Receivers are isolated: each has its own lane of concurrent attempts, and the
+ * instant clock stops waiting for one that is slow (docs/fidelity.md, "Slow receivers").
+ * Sending is asynchronous: nothing here blocks the API or the engine, and no
+ * promise is dropped: an attempt's failure is reported, never fatal.
  */
 export class Deliveries {
   private readonly records = new Map<string, DeliveryRecord>();
-  private readonly queues = new Map<string, DeliveryRecord[]>();
-  private readonly busy = new Set<string>();
-  private readonly slotWaiters: Array<() => void> = [];
-  private readonly settledWaiters: Array<() => void> = [];
-  private inFlight = 0;
-  private generation = 0;
+  private generation: Generation;
+  private sequence = 0;
+  private evicted = 0;
   private readonly timeoutMs: number;
-  private readonly concurrency: number;
-  private readonly userAgent: string;
+  private readonly laneOptions: { concurrency: number; slowReceiverMs: number };
+  private readonly maxRecords: number;
   readonly oauth: OAuthTokenCache;
 
   constructor(private readonly options: DeliveriesOptions) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
-    this.concurrency = options.concurrency ?? 32;
-    this.userAgent = `bvs-mock/${options.version ?? '0.1.0'}`;
+    this.laneOptions = { concurrency: options.concurrency ?? DEFAULT_LANE_CONCURRENCY, slowReceiverMs: options.slowReceiverMs ?? DEFAULT_SLOW_RECEIVER_MS };
+    this.maxRecords = options.maxRecords ?? DEFAULT_MAX_DELIVERY_RECORDS;
+    this.generation = new Generation(this.laneOptions);
     this.oauth = new OAuthTokenCache(options.clock, { timeoutMs: this.timeoutMs, insecureTls: options.insecureTls ?? false });
   }
 
@@ -76,8 +119,10 @@ export class Deliveries {
     if (targets.length === 0) return;
     const body = JSON.stringify(event.body);
     for (const { target, enabled } of targets) {
+      this.sequence += 1;
       const record: DeliveryRecord = {
         id: ids.next('evt'),
+        sequence: this.sequence,
         type: event.type,
         organizationId: event.organizationId,
         target,
@@ -87,11 +132,11 @@ export class Deliveries {
         createdAt: clock.iso(),
         nextAttemptAt: null,
         attempts: [],
-        payload: event.body,
         body,
-        queueKey: `${target.endpointId ?? target.url}\u0000${event.validationId}`,
+        queueKey: `${laneOf(target)}\u0000${event.validationId}`,
         duplicate: false,
         retryTimer: null,
+        running: 0,
       };
       this.records.set(record.id, record);
       if (!enabled) {
@@ -113,13 +158,16 @@ export class Deliveries {
       }
       this.enqueue(record);
     }
+    this.evictEnded();
   }
 
   private enqueue(record: DeliveryRecord): void {
-    const queue = this.queues.get(record.queueKey) ?? [];
+    const generation = this.generation;
+    const queue = generation.queues.get(record.queueKey) ?? [];
     queue.push(record);
-    this.queues.set(record.queueKey, queue);
-    this.pump(record.queueKey);
+    generation.queues.set(record.queueKey, queue);
+    generation.lanes.queued(laneOf(record.target));
+    this.pump(generation, record.queueKey);
   }
 
   private targetsOf(event: EngineEvent): Array<{ target: DeliveryTarget; enabled: boolean }> {
@@ -133,96 +181,159 @@ export class Deliveries {
     return targets;
   }
 
-  private pump(key: string): void {
-    if (this.busy.has(key)) return;
-    const queue = this.queues.get(key);
+  /** Starts the next delivery of a queue when none of it is running; the promise goes back to this loop, never dropped. */
+  private pump(generation: Generation, key: string): void {
+    if (generation.over || generation.busy.has(key)) return;
+    const queue = generation.queues.get(key);
     const next = queue?.shift();
     if (!next) {
-      this.queues.delete(key);
-      this.checkSettled();
+      generation.queues.delete(key);
       return;
     }
-    this.busy.add(key);
-    const generation = this.generation;
-    void this.attempt(next, 'first').finally(() => {
-      if (generation !== this.generation) return;
-      this.busy.delete(key);
-      this.pump(key);
-    });
+    generation.busy.add(key);
+    // The attempt begins (synchronously) before the record leaves the queue's count: the receiver never looks idle in between.
+    const attempt = this.attempt(next, 'first', generation);
+    generation.lanes.dequeued(laneOf(next.target));
+    attempt.then(
+      () => this.pumped(generation, key),
+      (error: unknown) => {
+        this.reportError(error);
+        this.pumped(generation, key);
+      },
+    );
   }
 
-  /** One attempt; then the record's status follows docs/fidelity.md row 15. */
-  private async attempt(record: DeliveryRecord, trigger: Trigger): Promise<void> {
-    const generation = this.generation;
+  private pumped(generation: Generation, key: string): void {
+    if (generation.over) return;
+    generation.busy.delete(key);
+    this.pump(generation, key);
+  }
+
+  /**
+   * One attempt in three phases, as svix's worker has them: prepare (is the
+   * target still there?), send (authorization and POST), settle (record, status,
+   * retry). It never rejects: anything unexpected is reported.
+   */
+  private async attempt(record: DeliveryRecord, trigger: Trigger, generation = this.generation): Promise<void> {
+    const lane = laneOf(record.target);
+    generation.lanes.begin(lane);
+    try {
+      if (generation.over || !this.prepare(record, trigger)) return;
+      const startedAt = this.options.clock.now();
+      const at = new Date(startedAt).toISOString();
+      record.running += 1;
+      let result: PostResult;
+      try {
+        result = await this.send(record, generation);
+      } finally {
+        record.running -= 1;
+      }
+      // A reset while the attempt ran: the record belongs to the old state, nothing more happens to it.
+      if (generation.over) return;
+      await this.settle(record, trigger, { at, startedAt, result, generation });
+    } catch (error) {
+      this.reportError(error);
+    } finally {
+      generation.lanes.end(lane);
+    }
+  }
+
+  /** Whether the attempt goes ahead: an endpoint disabled or deleted since receives nothing (spec §2, §3). */
+  private prepare(record: DeliveryRecord, trigger: Trigger): boolean {
     if (trigger === 'redelivery') {
       // A redelivery replaces a waiting retry: one schedule at a time.
       record.retryTimer?.cancel();
     }
     record.retryTimer = null;
     record.nextAttemptAt = null;
-    if (record.target.model === 'endpoint' && trigger !== 'duplicate_fault') {
-      const stored = this.options.endpoints.get(record.organizationId, record.target.endpointId!);
-      if (!stored || !stored.endpoint.enabled) {
-        if (trigger === 'redelivery') {
-          // A disabled or deleted endpoint receives nothing, not even a redelivery (spec §2, §3).
-          if (record.status === 'pending') record.status = 'expired';
-          this.finishAttempt(record, trigger, this.options.clock.iso(), { status: null, body: '', durationMs: 0, error: stored ? 'endpoint_disabled' : 'endpoint_deleted' });
-        } else {
-          record.status = 'expired';
-        }
-        this.checkSettled();
-        return;
-      }
+    if (record.target.model !== 'endpoint' || trigger === 'duplicate_fault') return true;
+    const stored = this.options.endpoints.get(record.organizationId, record.target.endpointId!);
+    if (stored?.endpoint.enabled) return true;
+    if (trigger === 'redelivery') {
+      if (record.status === 'pending') record.status = 'expired';
+      this.finishAttempt(record, trigger, this.options.clock.iso(), { status: null, body: '', durationMs: 0, error: stored ? 'endpoint_disabled' : 'endpoint_deleted' });
+    } else {
+      record.status = 'expired';
     }
-    const at = this.options.clock.iso();
-    await this.acquireSlot();
-    let result: PostResult;
+    return false;
+  }
+
+  private async send(record: DeliveryRecord, generation: Generation): Promise<PostResult> {
+    const release = await generation.lanes.acquire(laneOf(record.target));
+    let result: PostResult = { status: null, body: '', durationMs: 0, error: 'cancelled' };
     try {
+      if (generation.over) return result;
       const auth = await this.authorization(record);
+      if (generation.over) return result;
       result = auth.ok
         ? await post({
             url: record.target.url,
-            headers: { 'content-type': 'application/json', 'user-agent': this.userAgent, ...auth.headers },
+            headers: {
+              'content-type': 'application/json',
+              'user-agent': this.options.userAgent,
+              [DELIVERY_ORIGIN_HEADER]: this.options.origin,
+              ...auth.headers,
+            },
             body: record.body,
             timeoutMs: this.timeoutMs,
             insecureTls: this.options.insecureTls ?? false,
+            signal: generation.abort.signal,
           })
         : { status: null, body: '', durationMs: 0, error: auth.error };
+      return result;
     } finally {
-      this.releaseSlot();
+      release(result.durationMs);
     }
-    if (generation !== this.generation) return;
-    const attempt = this.recordAttempt(record, trigger, at, result);
-    const delivered = result.status !== null && result.status >= 200 && result.status <= 299;
+  }
+
+  private async settle(record: DeliveryRecord, trigger: Trigger, outcome: { at: string; startedAt: number; result: PostResult; generation: Generation }): Promise<void> {
+    const attempt = this.recordAttempt(record, trigger, outcome.at, outcome.result);
+    const delivered = outcome.result.status !== null && outcome.result.status >= 200 && outcome.result.status <= 299;
     if (trigger !== 'duplicate_fault') {
       if (delivered) record.status = 'succeeded';
-      else if (trigger !== 'redelivery' || record.status === 'pending') this.scheduleRetry(record);
+      else if (trigger !== 'redelivery' || record.status === 'pending') this.scheduleRetry(record, outcome.startedAt);
     }
-    this.options.onAttempt?.(renderDelivery(record), attempt);
-    if (trigger === 'duplicate_fault') return;
+    this.report(record, attempt);
     if (trigger === 'first' && record.duplicate) {
       // A duplicate fault sends the same body once more, as a retry or a manual redelivery might (spec §6.3).
       record.duplicate = false;
-      await this.attempt(record, 'duplicate_fault');
+      await this.attempt(record, 'duplicate_fault', outcome.generation);
     }
-    this.checkSettled();
   }
 
-  private scheduleRetry(record: DeliveryRecord): void {
+  /** The next try counts from the attempt's own start, however the clock was moved meanwhile. */
+  private scheduleRetry(record: DeliveryRecord, startedAt: number): void {
     const tries = record.attempts.filter((attempt) => attempt.trigger === 'first' || attempt.trigger === 'retry').length;
     if (tries > MAX_RETRIES) {
       record.status = 'failed';
       return;
     }
     record.status = 'pending';
-    record.nextAttemptAt = this.options.clock.now() + retryDelayMs(tries);
-    record.retryTimer = this.options.clock.schedule(record.nextAttemptAt, () => void this.attempt(record, 'retry'));
+    record.nextAttemptAt = Math.max(startedAt + retryDelayMs(tries), this.options.clock.now());
+    record.retryTimer = this.options.clock.schedule(record.nextAttemptAt, () => this.attempt(record, 'retry'));
   }
 
   /** Records an attempt whose outcome needs no further decision, and reports it. */
   private finishAttempt(record: DeliveryRecord, trigger: Trigger, at: string, result: PostResult): void {
-    const attempt = this.recordAttempt(record, trigger, at, result);
-    this.options.onAttempt?.(renderDelivery(record), attempt);
+    this.report(record, this.recordAttempt(record, trigger, at, result));
+  }
+
+  /** Tells the attempt hook; a hook that throws is reported and changes nothing. */
+  private report(record: DeliveryRecord, attempt: DeliveryAttempt): void {
+    if (!this.options.onAttempt) return;
+    try {
+      this.options.onAttempt(renderDelivery(record), attempt);
+    } catch (error) {
+      this.reportError(error);
+    }
+  }
+
+  private reportError(error: unknown): void {
+    try {
+      (this.options.onError ?? defaultOnError)(error);
+    } catch {
+      // The last resort must not throw either.
+    }
   }
 
   private recordAttempt(record: DeliveryRecord, trigger: Trigger, at: string, result: PostResult): DeliveryAttempt {
@@ -277,17 +388,29 @@ export class Deliveries {
 
   /** Deliveries, oldest first, filtered. */
   list(filter: DeliveryFilter = {}): DeliveryEvent[] {
+    return this.page(filter).events;
+  }
+
+  /** One page of deliveries, oldest first, filtered, and the cursor of the next page (null on the last). */
+  page(filter: DeliveryFilter = {}): { events: DeliveryEvent[]; next: number | null } {
     const out: DeliveryEvent[] = [];
+    const limit = filter.limit ?? Infinity;
     for (const record of this.records.values()) {
+      if (filter.after !== undefined && record.sequence <= filter.after) continue;
       if (filter.organizationId !== undefined && record.organizationId !== filter.organizationId) continue;
       if (filter.type !== undefined && record.type !== filter.type) continue;
       if (filter.status !== undefined && record.status !== filter.status) continue;
       if (filter.resourceId !== undefined && record.resourceId !== filter.resourceId) continue;
       if (filter.endpointId !== undefined && record.target.endpointId !== filter.endpointId) continue;
       if (filter.validationId !== undefined && record.validationId !== filter.validationId) continue;
+      if (out.length === limit) return { events: out, next: this.sequenceOf(out.at(-1)!) };
       out.push(renderDelivery(record));
     }
-    return out;
+    return { events: out, next: null };
+  }
+
+  private sequenceOf(event: DeliveryEvent): number {
+    return this.records.get(event.id)!.sequence;
   }
 
   /** How many deliveries are in each state. */
@@ -295,6 +418,11 @@ export class Deliveries {
     const counts: Record<DeliveryStatus, number> = { pending: 0, succeeded: 0, failed: 0, expired: 0 };
     for (const record of this.records.values()) counts[record.status] += 1;
     return counts;
+  }
+
+  /** Records kept, records forgotten by retention, and receivers now treated as slow (`GET /_mock/health`). */
+  retention(): { records: number; max_records: number; evicted_records: number; slow_receivers: number } {
+    return { records: this.records.size, max_records: this.maxRecords, evicted_records: this.evicted, slow_receivers: this.generation.lanes.slowCount() };
   }
 
   /**
@@ -311,48 +439,59 @@ export class Deliveries {
     }
   }
 
-  /** Resolves once no attempt is running or queued (scheduled retries wait on the clock). */
+  /** Resolves once no attempt is running, waiting or queued (scheduled retries wait on the clock). */
   settled(): Promise<void> {
-    if (this.isSettled()) return Promise.resolve();
-    return new Promise((resolve) => this.settledWaiters.push(resolve));
+    return this.generation.lanes.settled();
   }
 
-  /** Whether no attempt is running or queued. */
+  /** Whether no attempt is running, waiting or queued. */
   isSettled(): boolean {
-    return this.inFlight === 0 && this.busy.size === 0 && this.queues.size === 0;
+    return this.generation.lanes.isSettled();
   }
 
-  private checkSettled(): void {
-    if (!this.isSettled()) return;
-    for (const resolve of this.settledWaiters.splice(0)) resolve();
+  /**
+   * What the instant clock waits for before time moves on: the deliveries in
+   * flight to receivers that are not slow (docs/fidelity.md, "Slow receivers").
+   * Undefined when there are none.
+   */
+  instantBarrier(): Promise<void> | undefined {
+    return this.generation.lanes.quiet();
   }
 
-  private acquireSlot(): Promise<void> {
-    if (this.inFlight < this.concurrency) {
-      this.inFlight += 1;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) =>
-      this.slotWaiters.push(() => {
-        this.inFlight += 1;
-        resolve();
-      }),
-    );
-  }
-
-  private releaseSlot(): void {
-    this.inFlight -= 1;
-    this.slotWaiters.shift()?.();
-  }
-
-  /** Forgets every delivery; attempts still in flight are ignored when they end. */
+  /**
+   * Forgets every delivery and ends every attempt of the old state at once:
+   * requests in flight are aborted, queued ones never start, and whoever waits
+   * for the old deliveries (the instant clock, `clock/run`) is let go.
+   */
   reset(): void {
-    this.generation += 1;
+    const old = this.generation;
+    this.generation = new Generation(this.laneOptions);
+    old.abort.abort();
+    old.lanes.release();
     for (const record of this.records.values()) record.retryTimer?.cancel();
     this.records.clear();
-    this.queues.clear();
-    this.busy.clear();
+    this.sequence = 0;
+    this.evicted = 0;
     this.oauth.clear();
-    this.checkSettled();
   }
+
+  /** Keeps at most `maxRecords`: the oldest records that have ended go first; pending ones are never dropped. */
+  private evictEnded(): void {
+    if (this.records.size <= this.maxRecords) return;
+    for (const [id, record] of this.records) {
+      if (this.records.size <= this.maxRecords) return;
+      if (record.status === 'pending' || record.running > 0) continue;
+      this.records.delete(id);
+      this.evicted += 1;
+    }
+  }
+}
+
+/** Receivers are told apart by endpoint, or by URL for the legacy model. */
+function laneOf(target: DeliveryTarget): string {
+  return target.endpointId ?? target.url;
+}
+
+function defaultOnError(error: unknown): void {
+  process.stderr.write(`bvs-mock: delivery: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`);
 }

@@ -1,5 +1,5 @@
 import type { TimerHandle } from '../clock';
-import type { DeliveryAttempt, DeliveryEvent, DeliveryStatus, EventType, WebhookEvent } from '../schemas';
+import type { DeliveryAttempt, DeliveryEvent, DeliveryStatus, EventType } from '../schemas';
 
 /** Where a delivery goes: an organization endpoint, or a legacy `webhook_url`. */
 export interface DeliveryTarget {
@@ -12,6 +12,8 @@ export interface DeliveryTarget {
 /** A delivery as the delivery layer keeps it. */
 export interface DeliveryRecord {
   id: string;
+  /** Order of creation: the cursor of `GET /_mock/events` pages. */
+  sequence: number;
   type: EventType;
   organizationId: string;
   target: DeliveryTarget;
@@ -22,14 +24,15 @@ export interface DeliveryRecord {
   /** Simulated epoch ms of the next scheduled attempt, or null. */
   nextAttemptAt: number | null;
   attempts: DeliveryAttempt[];
-  payload: WebhookEvent;
-  /** The body as sent: serialized once, so every attempt sends the same bytes. */
+  /** The body as sent: serialized once, so every attempt sends the same bytes (and kept only once). */
   body: string;
   /** Deliveries with the same key keep their order (same target, same validation). */
   queueKey: string;
   /** Whether a duplicate fault applies to this delivery's first attempt. */
   duplicate: boolean;
   retryTimer: TimerHandle | null;
+  /** Attempts of this record under way; retention never drops a record while one runs. */
+  running: number;
 }
 
 /** The record as `GET /_mock/events` shows it. */
@@ -48,6 +51,6 @@ export function renderDelivery(record: DeliveryRecord): DeliveryEvent {
     created_at: record.createdAt,
     next_attempt_at: record.nextAttemptAt === null ? null : new Date(record.nextAttemptAt).toISOString(),
     attempts: record.attempts.map((attempt) => ({ ...attempt })),
-    payload: record.payload as unknown as Record<string, unknown>,
+    payload: JSON.parse(record.body) as Record<string, unknown>,
   };
 }

@@ -22,6 +22,8 @@ export interface PostOptions {
   timeoutMs: number;
   /** Accept self-signed or otherwise unverifiable receiver certificates (`--insecure-webhook-tls`). */
   insecureTls: boolean;
+  /** Ends the request at once (`POST /_mock/reset` ends every attempt of the old state); the result's error is `cancelled`. */
+  signal?: AbortSignal;
 }
 
 /** How much of an answer is kept in an attempt record. */
@@ -40,7 +42,12 @@ const agents = {
  */
 export function post(options: PostOptions): Promise<PostResult> {
   const started = performance.now();
-  const url = new URL(options.url);
+  let url: URL;
+  try {
+    url = new URL(options.url);
+  } catch {
+    return Promise.resolve({ status: null, body: '', durationMs: 0, error: 'invalid_url' });
+  }
   const secure = url.protocol === 'https:';
   const send = secure ? httpsRequest : httpRequest;
   const agent = secure ? (options.insecureTls ? agents.insecure : agents.https) : agents.http;
@@ -57,7 +64,7 @@ export function post(options: PostOptions): Promise<PostResult> {
         method: 'POST',
         agent,
         headers: { ...options.headers, 'content-length': Buffer.byteLength(options.body).toString() },
-        signal: AbortSignal.timeout(options.timeoutMs),
+        signal: options.signal ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal]) : AbortSignal.timeout(options.timeoutMs),
       },
       (response) => {
         let body = '';
@@ -69,7 +76,7 @@ export function post(options: PostOptions): Promise<PostResult> {
         response.on('error', (error) => finish({ status: response.statusCode ?? null, body: body.slice(0, BODY_EXCERPT), error: classify(error) }));
       },
     );
-    request.on('error', (error) => finish({ status: null, body: '', error: classify(error) }));
+    request.on('error', (error) => finish({ status: null, body: '', error: options.signal?.aborted ? 'cancelled' : classify(error) }));
     request.end(options.body);
   });
 }

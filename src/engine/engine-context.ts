@@ -26,11 +26,15 @@ export interface EngineContext {
   emit(state: OrganizationState, input: EmitInput): void;
 }
 
-/** Paths of the files behind pre-signed URLs (served by the API server). */
+/**
+ * Paths of the files behind pre-signed URLs (served by the API server). The
+ * organization is part of the path, so the signature covers it and the file
+ * route looks in that organization's state only (docs/fidelity.md).
+ */
 export const FILE_PATHS = {
-  consolidatedReport: (batchId: string) => `/_mock/files/reports/${batchId}.pdf`,
-  legalReport: (batchId: string) => `/_mock/files/legal_reports/${batchId}.pdf`,
-  document: (documentId: string) => `/_mock/files/documents/${documentId}.pdf`,
+  consolidatedReport: (organizationId: string, batchId: string) => `/_mock/files/${encodeURIComponent(organizationId)}/reports/${batchId}.pdf`,
+  legalReport: (organizationId: string, batchId: string) => `/_mock/files/${encodeURIComponent(organizationId)}/legal_reports/${batchId}.pdf`,
+  document: (organizationId: string, documentId: string) => `/_mock/files/${encodeURIComponent(organizationId)}/documents/${documentId}.pdf`,
 } as const;
 
 /** Path of the page where the recipient of an information request answers it. */

@@ -23,6 +23,7 @@ import { renderInformationRequest } from './render-information-request';
 import { renderValidation } from './render-validation';
 import { TreePlay } from './tree-play';
 import { createPartnerValidation, createRootValidation } from './validation-records';
+import { evictTree } from './evict-tree';
 import { lookupFile, type FileKind, type FileSource } from './file-lookup';
 
 /** Where the engine finds scenarios: by name (the `X-Mock-Scenario` header) and by TIN. */
@@ -45,7 +46,15 @@ export interface EngineOptions {
   signer: UrlSigner;
   /** Organization settings; default: child_batches_ready on. */
   settings?: (organizationId: string) => PlaySettings;
+  /** Main validations kept with their trees; default {@link DEFAULT_MAX_VALIDATIONS} (docs/fidelity.md, "Retention"). */
+  maxValidations?: number;
 }
+
+/** Main validations a bvs-mock keeps by default; the oldest settled ones are evicted first. */
+export const DEFAULT_MAX_VALIDATIONS = 5_000;
+
+/** Ids of evicted resources remembered, so that reading one says "evicted" rather than "never existed". */
+const MAX_TOMBSTONES = 200_000;
 
 /** Input of {@link Engine.createValidation}. */
 export interface CreateValidationInput {
@@ -88,10 +97,17 @@ export class Engine {
   private readonly plays = new Map<string, TreePlay>();
   private readonly scenarioOf = new Map<string, Scenario>();
   private readonly flows = new Map<string, InformationRequestFlow>();
+  /** Main validations, oldest first, with their organization: the order of eviction. */
+  private readonly roots = new Map<string, string>();
+  /** Evicted ids (validations, batches, runs, information requests) and their organization, oldest first. */
+  private readonly tombstones = new Map<string, string>();
+  private evictedValidations = 0;
+  private readonly maxValidations: number;
   private sequence = 0;
 
   constructor(options: EngineOptions) {
     this.options = options;
+    this.maxValidations = options.maxValidations ?? DEFAULT_MAX_VALIDATIONS;
     this.ids = options.ids ?? new IdSource(options.seed ?? 1, () => options.clock.now());
     this.ctx = {
       clock: options.clock,
@@ -166,8 +182,75 @@ export class Engine {
         this.flows.set(flow.record.id, flow);
       }
       this.scenarioOf.set(root.id, scenario);
-      return done(renderValidation(state, root));
+      this.roots.set(root.id, state.id);
+      const created = renderValidation(state, root);
+      this.enforceRetention();
+      return done(created);
     });
+  }
+
+  /**
+   * Keeps at most `maxValidations` main validations: the oldest settled tree
+   * goes first (nothing of it is scheduled any more); when none of the oldest
+   * has settled, the oldest goes anyway and what it had scheduled is cancelled,
+   * so memory stays bounded whatever the clock does (docs/fidelity.md, "Retention").
+   */
+  private enforceRetention(): void {
+    while (this.roots.size > this.maxValidations) {
+      let victim: string | undefined;
+      let oldest: string | undefined;
+      let scanned = 0;
+      for (const id of this.roots.keys()) {
+        oldest ??= id;
+        if (this.treeSettled(id)) {
+          victim = id;
+          break;
+        }
+        if (++scanned === 64) break;
+      }
+      this.evict(victim ?? oldest!);
+    }
+  }
+
+  private treeSettled(rootId: string): boolean {
+    const state = this.organizations.get(this.roots.get(rootId)!);
+    const root = state?.validations.get(rootId);
+    if (!root) return true;
+    return root.batchIds.every((id) => this.plays.get(id)?.settled ?? true) && root.informationRequestIds.every((id) => this.flows.get(id)?.settled ?? true);
+  }
+
+  private evict(rootId: string): void {
+    const organizationId = this.roots.get(rootId)!;
+    this.roots.delete(rootId);
+    const state = this.organizations.get(organizationId);
+    const root = state?.validations.get(rootId);
+    if (!state || !root) return;
+    for (const id of root.batchIds) {
+      this.plays.get(id)?.stop();
+      this.plays.delete(id);
+    }
+    for (const id of root.informationRequestIds) {
+      this.flows.get(id)?.stop();
+      this.flows.delete(id);
+    }
+    this.scenarioOf.delete(rootId);
+    const tree = evictTree(state, root);
+    this.evictedValidations += 1;
+    for (const id of [...tree.validationIds, ...tree.batchIds, ...tree.runIds, ...tree.informationRequestIds]) this.tombstones.set(id, organizationId);
+    for (const id of this.tombstones.keys()) {
+      if (this.tombstones.size <= MAX_TOMBSTONES) break;
+      this.tombstones.delete(id);
+    }
+  }
+
+  /** Whether `id` named a resource of the organization that retention evicted. */
+  wasEvicted(organizationId: string, id: string): boolean {
+    return this.tombstones.get(id) === organizationId;
+  }
+
+  /** What retention keeps and has evicted (`GET /_mock/health`). */
+  retention(): { validations: number; max_validations: number; evicted_validations: number } {
+    return { validations: this.roots.size, max_validations: this.maxValidations, evicted_validations: this.evictedValidations };
   }
 
   private startPlay(state: OrganizationState, root: ReturnType<typeof createRootValidation>, scenario: Scenario, requestId: string | null): TreePlay {
@@ -240,7 +323,7 @@ export class Engine {
     const state = this.organizations.get(organizationId);
     const batch = state?.batches.get(batchId);
     if (!state || !batch) return undefined;
-    if (batch.consolidatedReportUrl !== null) batch.consolidatedReportUrl = this.options.signer.sign(FILE_PATHS.consolidatedReport(batch.id), this.options.clock.now());
+    if (batch.consolidatedReportUrl !== null) batch.consolidatedReportUrl = this.options.signer.sign(FILE_PATHS.consolidatedReport(organizationId, batch.id), this.options.clock.now());
     return renderBatch(state, batch);
   }
 
@@ -250,8 +333,8 @@ export class Engine {
     const formation = state?.formations.get(validationId)?.at(-1);
     if (!state || !formation) return undefined;
     const now = this.options.clock.now();
-    formation.legalReportUrl = this.options.signer.sign(FILE_PATHS.legalReport(formation.batchId), now);
-    for (const document of formation.documents) document.url = this.options.signer.sign(FILE_PATHS.document(document.id), now);
+    formation.legalReportUrl = this.options.signer.sign(FILE_PATHS.legalReport(organizationId, formation.batchId), now);
+    for (const document of formation.documents) document.url = this.options.signer.sign(FILE_PATHS.document(organizationId, document.id), now);
     return renderFormation(state, formation);
   }
 
@@ -283,9 +366,10 @@ export class Engine {
     return done(flow);
   }
 
-  /** The data of a file behind a pre-signed URL, from whichever organization holds it. */
-  lookupFile(kind: FileKind, id: string): FileSource | undefined {
-    return lookupFile(this.organizations.values(), kind, id);
+  /** The data of a file behind a pre-signed URL, in the organization its (signed) path names. */
+  lookupFile(organizationId: string, kind: FileKind, id: string): FileSource | undefined {
+    const state = this.organizations.get(organizationId);
+    return state === undefined ? undefined : lookupFile(state, kind, id);
   }
 
   /**
@@ -328,6 +412,9 @@ export class Engine {
     this.plays.clear();
     this.scenarioOf.clear();
     this.flows.clear();
+    this.roots.clear();
+    this.tombstones.clear();
+    this.evictedValidations = 0;
     this.ids.reset();
     this.sequence = 0;
   }

@@ -14,45 +14,43 @@ export type FileSource =
 export type FileKind = FileSource['kind'];
 
 /**
- * Finds the data of a file in whichever organization holds it. The signature of
- * the URL already proved the caller was given it, as with pre-signed storage
- * URLs; the id alone never reaches across organizations through the API.
+ * Finds the data of a file in the organization its pre-signed path names. The
+ * signature covers that path, organization included, so a URL only ever opens
+ * a file of the organization it was issued for (docs/fidelity.md).
  */
-export function lookupFile(organizations: Iterable<OrganizationState>, kind: FileKind, id: string): FileSource | undefined {
-  for (const state of organizations) {
-    if (kind === 'consolidated_report') {
-      const batch = state.batches.get(id);
-      if (!batch || batch.reportGeneratedAt === null) continue;
-      const validation = OrganizationState.must(state.validations, batch.validationId);
-      return { kind, validation: renderValidation(state, validation), batch: renderBatch(state, batch), generatedAt: batch.reportGeneratedAt };
-    }
-    if (kind === 'legal_report') {
-      const batch = state.batches.get(id);
-      const formation = batch && state.formations.get(batch.validationId)?.find((candidate) => candidate.batchId === id);
-      if (!formation) continue;
-      return { kind, formation: renderFormation(state, formation), generatedAt: formation.createdAt };
-    }
-    for (const formations of state.formations.values()) {
-      for (const formation of formations) {
-        const document = formation.documents.find((candidate) => candidate.id === id);
-        if (!document) continue;
-        const validation = OrganizationState.must(state.validations, formation.validationId);
-        return {
-          kind,
-          id,
-          title: `${document.label}: ${validation.name}`,
-          lines: [
-            `Document ${document.name} (${document.label})`,
-            `Company: ${validation.name}, TIN ${validation.tin}`,
-            `Registry code (CVE): ${document.cve}`,
-            `Source: ${document.source}`,
-            `Constitution date: ${formation.script.constitution_date}`,
-            `Company type: ${formation.script.company_type}`,
-            `Activity: ${formation.script.activity_description}`,
-          ],
-          generatedAt: document.createdAt,
-        };
-      }
+export function lookupFile(state: OrganizationState, kind: FileKind, id: string): FileSource | undefined {
+  if (kind === 'consolidated_report') {
+    const batch = state.batches.get(id);
+    if (!batch || batch.reportGeneratedAt === null) return undefined;
+    const validation = OrganizationState.must(state.validations, batch.validationId);
+    return { kind, validation: renderValidation(state, validation), batch: renderBatch(state, batch), generatedAt: batch.reportGeneratedAt };
+  }
+  if (kind === 'legal_report') {
+    const batch = state.batches.get(id);
+    const formation = batch && state.formations.get(batch.validationId)?.find((candidate) => candidate.batchId === id);
+    if (!formation) return undefined;
+    return { kind, formation: renderFormation(state, formation), generatedAt: formation.createdAt };
+  }
+  for (const formations of state.formations.values()) {
+    for (const formation of formations) {
+      const document = formation.documents.find((candidate) => candidate.id === id);
+      if (!document) continue;
+      const validation = OrganizationState.must(state.validations, formation.validationId);
+      return {
+        kind,
+        id,
+        title: `${document.label}: ${validation.name}`,
+        lines: [
+          `Document ${document.name} (${document.label})`,
+          `Company: ${validation.name}, TIN ${validation.tin}`,
+          `Registry code (CVE): ${document.cve}`,
+          `Source: ${document.source}`,
+          `Constitution date: ${formation.script.constitution_date}`,
+          `Company type: ${formation.script.company_type}`,
+          `Activity: ${formation.script.activity_description}`,
+        ],
+        generatedAt: document.createdAt,
+      };
     }
   }
   return undefined;

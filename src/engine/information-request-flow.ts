@@ -1,3 +1,4 @@
+import type { TimerHandle } from '../clock';
 import type { ScenarioInformationRequest, ScenarioInformationRequestStep, WebhookEvent } from '../schemas';
 import { done, refuse, type ActionResult } from './action-result';
 import type { EngineContext } from './engine-context';
@@ -28,6 +29,9 @@ export interface InformationRequestFlowOptions {
  * driven through the control API; statuses follow docs/fidelity.md row 13.
  */
 export class InformationRequestFlow {
+  /** Timers of this play not yet fired: none left means the play has settled (retention may evict it). */
+  private readonly timers = new Set<TimerHandle>();
+
   readonly record: InformationRequestRecord;
   private readonly ctx: EngineContext;
   private readonly state: OrganizationState;
@@ -82,7 +86,7 @@ export class InformationRequestFlow {
     let at = this.ctx.clock.now();
     for (const step of steps) {
       at += step.after;
-      this.ctx.clock.schedule(at, () => this.play(step));
+      this.schedule(at, () => this.play(step));
     }
   }
 
@@ -112,7 +116,7 @@ export class InformationRequestFlow {
     for (const item of chosen as RequestableItemRecord[]) {
       item.status = 'submitted';
       item.updatedAt = this.ctx.clock.iso();
-      this.ctx.clock.schedule(now + item.script.extract_after, () => this.extracted(item));
+      this.schedule(now + item.script.extract_after, () => this.extracted(item));
     }
     if (!this.record.collected && items.every((item) => item.status !== 'pending')) {
       // all_items_collected fires when the recipient has submitted everything (spec §6, Triggers).
@@ -189,5 +193,24 @@ export class InformationRequestFlow {
 
   private emit(body: WebhookEvent, resourceId: string): void {
     this.ctx.emit(this.state, { body, validationId: this.root.id, resourceId, legacyWebhookUrl: this.record.webhook?.webhook_url ?? null });
+  }
+
+  /** Whether nothing of this is scheduled any more (docs/fidelity.md, "Retention"). */
+  get settled(): boolean {
+    return this.timers.size === 0;
+  }
+
+  /** Cancels what is still scheduled: the validation was evicted, and nothing of it may fire. */
+  stop(): void {
+    for (const timer of this.timers) timer.cancel();
+    this.timers.clear();
+  }
+
+  private schedule(at: number, callback: () => void): void {
+    const timer = this.ctx.clock.schedule(at, () => {
+      this.timers.delete(timer);
+      callback();
+    });
+    this.timers.add(timer);
   }
 }

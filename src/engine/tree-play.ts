@@ -1,3 +1,4 @@
+import type { TimerHandle } from '../clock';
 import type { Scenario, ScenarioEntity, ScenarioPartner, WebhookEvent } from '../schemas';
 import type { EngineContext, PlaySettings } from './engine-context';
 import { FILE_PATHS } from './engine-context';
@@ -41,6 +42,9 @@ export interface TreePlayOptions {
  * in the spec's order (spec §6, Event order; docs/fidelity.md rows 14, 23, 24).
  */
 export class TreePlay {
+  /** Timers of this play not yet fired: none left means the play has settled (retention may evict it). */
+  private readonly timers = new Set<TimerHandle>();
+
   private readonly ctx: EngineContext;
   private readonly state: OrganizationState;
   private readonly root: ValidationRecord;
@@ -117,7 +121,7 @@ export class TreePlay {
       this.reach(entity, run, 'succeeded', index);
       return;
     }
-    this.ctx.clock.schedule(startedAt + outcome.after, () => this.reach(entity, run, outcome.status, index));
+    this.schedule(startedAt + outcome.after, () => this.reach(entity, run, outcome.status, index));
   }
 
   private reach(entity: EntityPlay, run: RunRecord, status: RunRecord['status'], index: number): void {
@@ -150,7 +154,7 @@ export class TreePlay {
       if (run.type === discoveryRun(entity.script)) this.discoverPartners(entity);
       const formation = entity.script.formation;
       if (formation && run.type === (formation.source_run ?? discoveryRun(entity.script))) {
-        this.ctx.clock.schedule(now + formation.ready_after, () => this.formationReady(entity));
+        this.schedule(now + formation.ready_after, () => this.formationReady(entity));
       }
     }
     this.runEnded(entity);
@@ -213,9 +217,9 @@ export class TreePlay {
       script,
       documents: script.documents.map((document) => {
         const id = this.ctx.ids.next('doc');
-        return { id, ...document, url: this.ctx.signer.sign(FILE_PATHS.document(id), now), createdAt: this.ctx.clock.iso() };
+        return { id, ...document, url: this.ctx.signer.sign(FILE_PATHS.document(this.state.id, id), now), createdAt: this.ctx.clock.iso() };
       }),
-      legalReportUrl: this.ctx.signer.sign(FILE_PATHS.legalReport(entity.batch.id), now),
+      legalReportUrl: this.ctx.signer.sign(FILE_PATHS.legalReport(this.state.id, entity.batch.id), now),
       createdAt: this.ctx.clock.iso(),
       stakeholderIds,
     };
@@ -255,12 +259,12 @@ export class TreePlay {
       this.root.childBatchesReadyFired = true;
       this.emit({ type: 'data_source_run_batch.child_batches_ready', data_source_run_batch: renderBatch(this.state, this.rootBatch) }, this.rootBatch.id);
     }
-    this.ctx.clock.schedule(this.ctx.clock.now() + this.scenario.report_after, () => this.reportReady());
+    this.schedule(this.ctx.clock.now() + this.scenario.report_after, () => this.reportReady());
   }
 
   /** Sets the consolidated report URL of the main batch and announces it. Also used for on-demand reports. */
   reportReady(): void {
-    const url = this.ctx.signer.sign(FILE_PATHS.consolidatedReport(this.rootBatch.id), this.ctx.clock.now());
+    const url = this.ctx.signer.sign(FILE_PATHS.consolidatedReport(this.state.id, this.rootBatch.id), this.ctx.clock.now());
     this.rootBatch.consolidatedReportUrl = url;
     this.rootBatch.reportGeneratedAt = this.ctx.clock.iso();
     this.rootBatch.updatedAt = this.rootBatch.reportGeneratedAt;
@@ -273,6 +277,25 @@ export class TreePlay {
 
   private emit(body: WebhookEvent, resourceId: string): void {
     this.ctx.emit(this.state, { body, validationId: this.root.id, resourceId, legacyWebhookUrl: this.root.webhook?.webhook_url ?? null });
+  }
+
+  /** Whether nothing of this is scheduled any more (docs/fidelity.md, "Retention"). */
+  get settled(): boolean {
+    return this.timers.size === 0;
+  }
+
+  /** Cancels what is still scheduled: the validation was evicted, and nothing of it may fire. */
+  stop(): void {
+    for (const timer of this.timers) timer.cancel();
+    this.timers.clear();
+  }
+
+  private schedule(at: number, callback: () => void): void {
+    const timer = this.ctx.clock.schedule(at, () => {
+      this.timers.delete(timer);
+      callback();
+    });
+    this.timers.add(timer);
   }
 }
 

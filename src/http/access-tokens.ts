@@ -10,6 +10,9 @@ export interface AccessToken {
   expiresAt: number;
 }
 
+/** Access tokens kept at most: a client that fetches a token per request must not fill memory; the oldest go first. */
+export const MAX_ACCESS_TOKENS = 10_000;
+
 /** Access tokens live 7200 seconds (spec §5.4, §8). */
 export const ACCESS_TOKEN_LIFETIME_S = 7200;
 
@@ -24,6 +27,7 @@ export class AccessTokens {
   issue(grant: Omit<AccessToken, 'expiresAt'>, now: number): { token: string; expiresIn: number } {
     const token = `bvs_at_${randomBytes(24).toString('base64url')}`;
     this.tokens.set(token, { ...grant, expiresAt: now + ACCESS_TOKEN_LIFETIME_S * 1000 });
+    if (this.tokens.size > MAX_ACCESS_TOKENS) this.tokens.delete(this.tokens.keys().next().value!);
     return { token, expiresIn: ACCESS_TOKEN_LIFETIME_S };
   }
 

@@ -1,4 +1,6 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { realDelay } from '../clock';
+import { DELIVERY_ORIGIN_HEADER } from '../delivery/deliveries';
 import type { Issue } from '../schemas';
 import { ApiProblem, problems } from './api-problem';
 import type { ApiServices } from './api-services';
@@ -50,6 +52,7 @@ export function createApiCore(services: ApiServices): ApiCore {
       let response: CoreResponse;
       let problemIssues: Issue[] = [];
       try {
+        if (request.headers[DELIVERY_ORIGIN_HEADER] === services.origin) throw problems.deliveryLoop();
         if (services.requireHttps && !request.secure) throw problems.httpsRequired();
         if (request.body.length > services.bodyLimit) throw problems.payloadTooLarge(services.bodyLimit);
         // HEAD is GET without a body (RFC 9110 §9.3.2).
@@ -67,7 +70,10 @@ export function createApiCore(services: ApiServices): ApiCore {
         response = await services.clock.hold(() => route.handle(routeContext));
       } catch (error) {
         if (error instanceof ApiProblem) {
-          response = error.toResponse(requestId);
+          // One place tells "evicted" from "never existed", for every read and action by id.
+          const id = match?.params.id;
+          const evicted = error.code === 'not_found' && id !== undefined && context !== undefined && services.engine.wasEvicted(context.organizationId, id);
+          response = (evicted ? problems.evicted(id) : error).toResponse(requestId);
           if (CONTRACT_ERRORS.has(error.code)) problemIssues = error.issues.length > 0 ? error.issues : [{ path: '$', code: error.code, message: error.message }];
         } else {
           services.logError(requestId, error);
@@ -94,6 +100,20 @@ export function createApiCore(services: ApiServices): ApiCore {
   };
 }
 
+/** Control routes that stay open under `--control-token`: readiness probes (Docker, CI) must work without it. */
+const OPEN_CONTROL_OPERATIONS = new Set(['control.health']);
+
+/**
+ * `Authorization: Bearer <control token>`, compared in constant time: both
+ * sides are hashed first, so `timingSafeEqual` gets equal lengths and the
+ * token's length does not leak either.
+ */
+function checkControlToken(expected: string, authorization: string | undefined): void {
+  const given = /^Bearer (\S+)$/i.exec(authorization?.trim() ?? '')?.[1] ?? '';
+  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+  if (!timingSafeEqual(digest(given), digest(expected))) throw problems.controlTokenRequired();
+}
+
 function makeContext(services: ApiServices, request: CoreRequest, match: RouteMatch, requestId: string): RouteContext {
   let parsed = false;
   let body: unknown;
@@ -112,6 +132,8 @@ function makeContext(services: ApiServices, request: CoreRequest, match: RouteMa
     if (!principal.scopes.includes(access.scope)) throw problems.insufficientScope(access.scope);
     organizationId = principal.organizationId;
   } else if (access.kind === 'control') {
+    // Before anything else is read: a caller without the token learns nothing, not even organization names.
+    if (services.controlToken !== null && !OPEN_CONTROL_OPERATIONS.has(match.route.operation)) checkControlToken(services.controlToken, request.headers.authorization);
     const fromBody = request.body.length > 0 && mediaType(request) === 'application/json' ? (json() as { organization_id?: unknown } | undefined)?.organization_id : undefined;
     const asked = request.query.get('organization_id') ?? (typeof fromBody === 'string' ? fromBody : undefined);
     if (asked !== undefined) {

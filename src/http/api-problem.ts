@@ -64,5 +64,32 @@ export const problems = {
   urlExpired: (expiredAt: string) => new ApiProblem('url_expired', `This pre-signed URL expired at ${expiredAt} (24 hours after it was issued, spec §8). Read the resource again to get a fresh URL.`),
   badSignature: () => new ApiProblem('not_found', 'This pre-signed URL is not valid (wrong or missing signature). Use the URL exactly as the API gave it.'),
   internal: () => new ApiProblem('internal_error', 'bvs-mock failed to answer this request. The error is logged with this request id; please report it.'),
+  evicted: (id: string) =>
+    new ApiProblem(
+      'evicted',
+      `${id} existed but was evicted: bvs-mock keeps the most recent validations only (retention, docs/fidelity.md). Raise --max-validations (BVS_MOCK_MAX_VALIDATIONS), or reset between tests so fewer pile up.`,
+    ),
+  deliveryLoop: () =>
+    new ApiProblem(
+      'delivery_loop',
+      'This request is a webhook delivery of this bvs-mock to itself: a webhook endpoint or webhook_url points at bvs-mock. Point it at your own receiver (bvs-mock never delivers to itself, to avoid a loop).',
+    ),
   injected: (code: ApiErrorCode, message?: string) => new ApiProblem(code, message ?? `Fault injected through POST /_mock/faults: ${code}.`),
+  controlTokenRequired: () =>
+    new ApiProblem(
+      'unauthorized',
+      'The control API (/_mock) of this bvs-mock is locked, and the control token was missing or wrong. Send `Authorization: Bearer <token>` with the token bvs-mock was started with (--control-token or BVS_MOCK_CONTROL_TOKEN).',
+      [],
+      { 'www-authenticate': 'Bearer realm="bvs-mock control API"' },
+    ),
+  clockPastLimit: ({ seconds, now, limit, maxSeconds }: { seconds: number; now: string; limit: string; maxSeconds: number }) =>
+    new ApiProblem(
+      'validation_failed',
+      `Advancing ${seconds} s from ${now} would move simulated time past ${limit}, the last instant bvs-mock simulates (100 years after the clock's start, docs/fidelity.md). Advance at most ${maxSeconds} s, or POST /_mock/reset to go back to the start.`,
+      [{ path: '$.seconds', code: 'too_big', message: `must be at most ${maxSeconds} at ${now}: simulated time ends at ${limit}` }],
+    ),
+  redactedSecret: (path: string) =>
+    new ApiProblem('validation_failed', `${path} is "<set>", the redacted form bvs-mock answers with, not a secret. Send the new secret, or leave the setting out to keep the current one.`, [
+      { path, code: 'redacted_value', message: '"<set>" only says that a secret is stored; send the secret itself' },
+    ]),
 } as const;

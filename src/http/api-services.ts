@@ -33,10 +33,14 @@ export interface ApiServices {
   /** Answer plain-HTTP requests with `https_required` (spec §5.1); off with `--http`. */
   requireHttps: boolean;
   bodyLimit: number;
+  /** The bearer token the control API asks for (`--control-token`); null: the control API is open. */
+  controlToken: string | null;
   /** Runs the clock and waits for deliveries until nothing is left (`POST /_mock/clock/run`). */
   drain(): Promise<void>;
   /** Empties every state and moves the clock back to its start (`POST /_mock/reset`). */
   reset(): void;
+  /** This instance's name on its own deliveries: a request carrying it is a delivery loop (`DELIVERY_ORIGIN_HEADER`). */
+  origin: string;
   /** Where unexpected errors are written, with the request id. */
   logError(requestId: string, error: unknown): void;
 }

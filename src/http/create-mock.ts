@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createClock, type ClockMode, type SimulatedClock } from '../clock';
 import { OrganizationRegistry } from '../config';
 import { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
@@ -11,6 +12,17 @@ import { AccessTokens } from './access-tokens';
 import { createApiCore, type ApiCore } from './api-core';
 import { DEFAULT_BODY_LIMIT, type ApiServices } from './api-services';
 import { RequestJournal } from './request-journal';
+import { VERSION } from '../version';
+
+/** Limits on what a long-running bvs-mock keeps (docs/fidelity.md, "Retention"); each has a default. */
+export interface RetentionOptions {
+  /** Main validations kept with their trees; the oldest settled ones are evicted first. */
+  maxValidations?: number;
+  /** Delivery records kept; the oldest ended ones go first. */
+  maxDeliveryRecords?: number;
+  /** Journal entries of `GET /_mock/requests` kept. */
+  maxJournalEntries?: number;
+}
 
 /** Options of {@link createMock}. Every field has a default. */
 export interface MockOptions {
@@ -18,8 +30,17 @@ export interface MockOptions {
   config?: BvsMockConfig;
   /** Directories of scenario files added to the built-in library. */
   scenarioDirs?: string[];
-  /** Seed of ids and signatures: the same seed, scenarios and requests give byte-identical payloads. Default 1. */
+  /**
+   * Seed of ids and payloads: the same seed, scenarios and requests give byte-identical payloads. Default 1.
+   * Given explicitly, it also fixes the key of pre-signed URLs (so URLs are byte-identical too, and
+   * forgeable by whoever knows the seed); left out, that key is random per start (docs/fidelity.md).
+   */
   seed?: number;
+  /**
+   * Locks the control API (`/_mock/*` except `GET /_mock/health`, pre-signed files and the recipient page):
+   * every call must send `Authorization: Bearer <controlToken>` (`--control-token`). Default: open.
+   */
+  controlToken?: string;
   clock?: ClockMode;
   /** Speed factor of the realtime clock. */
   speed?: number;
@@ -40,6 +61,10 @@ export interface MockOptions {
   insecureWebhookTls?: boolean;
   /** Real milliseconds a receiver has to answer (default 10 s). */
   deliveryTimeoutMs?: number;
+  /** Real milliseconds the instant clock waits for a receiver before going on without it (default 1 s). */
+  slowReceiverMs?: number;
+  /** How much state is kept (docs/fidelity.md, "Retention"). */
+  retention?: RetentionOptions;
   /** Called after every delivery attempt. */
   onDeliveryAttempt?: DeliveriesOptions['onAttempt'];
   /** Where unexpected errors go; default stderr. */
@@ -69,6 +94,9 @@ export interface Mock {
  * here, at start, never at request time.
  */
 export function createMock(options: MockOptions = {}): Mock {
+  if (options.controlToken !== undefined && !/^[\x21-\x7e]+$/.test(options.controlToken)) {
+    throw new Error('bvs-mock: the control token (--control-token, BVS_MOCK_CONTROL_TOKEN) must be printable characters without spaces, like a long random string; it is sent as Authorization: Bearer <token>');
+  }
   const seed = options.seed ?? 1;
   const config = options.config ?? BvsMockConfig.parse({});
   const clock = createClock({ mode: options.clock ?? 'instant', speed: options.speed });
@@ -76,9 +104,11 @@ export function createMock(options: MockOptions = {}): Mock {
   const scenarios = ScenarioLibrary.builtIn();
   for (const dir of options.scenarioDirs ?? []) scenarios.loadDirectory(dir);
   const ids = new IdSource(seed, () => clock.now());
-  // Signatures are part of payloads (URLs), so their key follows the seed too.
-  const signer = new UrlSigner(`bvs-mock:${seed}`, options.publicUrl ?? 'https://127.0.0.1:4010');
-  const engine = new Engine({ clock, ids, scenarios, generate: generateScenario, signer, settings: (id) => registry.settings(id) });
+  // Signatures are part of payloads (URLs): an explicit seed fixes their key so runs stay byte-identical;
+  // otherwise the key is random, since a key anyone can derive from a printed default lets anyone forge URLs.
+  const signingKey = options.seed === undefined ? randomBytes(32).toString('hex') : `bvs-mock:${options.seed}`;
+  const signer = new UrlSigner(signingKey, options.publicUrl ?? 'https://127.0.0.1:4010');
+  const engine = new Engine({ clock, ids, scenarios, generate: generateScenario, signer, settings: (id) => registry.settings(id), maxValidations: options.retention?.maxValidations });
   const endpoints = new WebhookEndpointStore(ids, clock);
   const seedEndpoints = () => {
     for (const organization of registry.list()) for (const endpoint of organization.webhook_endpoints) endpoints.add(organization.id, endpoint);
@@ -91,21 +121,30 @@ export function createMock(options: MockOptions = {}): Mock {
   };
   seedEndpoints();
   const faults = new FaultPlan(seed);
+  const logError = options.logError ?? ((requestId: string, error: unknown) => process.stderr.write(`bvs-mock: ${requestId}: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`));
+  // Names this instance on its own deliveries, so a delivery pointed at bvs-mock itself is refused, not looped.
+  const origin = randomBytes(12).toString('hex');
   const deliveries = new Deliveries({
     clock,
     ids,
     endpoints,
     registry,
     faults,
+    origin,
+    userAgent: `bvs-mock/${VERSION}`,
     timeoutMs: options.deliveryTimeoutMs,
+    slowReceiverMs: options.slowReceiverMs,
+    maxRecords: options.retention?.maxDeliveryRecords,
     insecureTls: options.insecureWebhookTls,
     onAttempt: options.onDeliveryAttempt,
+    onError: (error) => logError('delivery', error),
   });
   engine.subscribe((event) => deliveries.accept(event));
   const emittedEvents = new Map<string, number>();
   engine.subscribe((event) => emittedEvents.set(event.type, (emittedEvents.get(event.type) ?? 0) + 1));
   // Instant mode waits for deliveries before moving time on: they happen at their events' time, in order.
-  clock.setInstantBarrier(() => (deliveries.isSettled() ? undefined : deliveries.settled()));
+  // A slow receiver stops being waited for after a bound (docs/fidelity.md, "Slow receivers").
+  clock.setInstantBarrier(() => deliveries.instantBarrier());
   const drain = async () => {
     for (;;) {
       if (clock.mode === 'manual') clock.runAll();
@@ -115,7 +154,7 @@ export function createMock(options: MockOptions = {}): Mock {
     }
   };
   const tokens = new AccessTokens();
-  const journal = new RequestJournal();
+  const journal = new RequestJournal(options.retention?.maxJournalEntries);
   const services: ApiServices = {
     engine,
     clock,
@@ -132,6 +171,7 @@ export function createMock(options: MockOptions = {}): Mock {
     strict: options.strict ?? false,
     requireHttps: options.requireHttps ?? true,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    controlToken: options.controlToken ?? null,
     reset() {
       deliveries.reset();
       emittedEvents.clear();
@@ -145,7 +185,8 @@ export function createMock(options: MockOptions = {}): Mock {
       journal.clear();
     },
     drain,
-    logError: options.logError ?? ((requestId, error) => process.stderr.write(`bvs-mock: ${requestId}: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`)),
+    origin,
+    logError,
   };
   return { core: createApiCore(services), services, engine, clock, drain, dispose: () => clock.dispose() };
 }

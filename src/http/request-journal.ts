@@ -14,30 +14,55 @@ export interface JournalEntry {
   violations: Issue[];
 }
 
+/** Journal entries kept by default (`--max-journal-entries`). */
+export const DEFAULT_MAX_JOURNAL_ENTRIES = 5_000;
+
 /**
  * The journal of API requests with their contract violations. It keeps the
- * most recent `capacity` entries so a long CI run cannot exhaust memory, and
- * counts every operation it saw for the contract report.
+ * most recent `capacity` entries in a ring, so a long CI run cannot exhaust
+ * memory and recording costs the same at any size, and counts every operation
+ * it saw for the contract report.
  */
 export class RequestJournal {
-  private readonly entries: JournalEntry[] = [];
+  private readonly ring: JournalEntry[] = [];
+  /** Position of the next entry: entry n (0-based, since the last reset) sits at ring[n % capacity]. */
+  private recorded = 0;
   private readonly operations = new Map<string, number>();
   private violations = 0;
 
-  constructor(private readonly capacity = 5_000) {}
+  constructor(private readonly capacity = DEFAULT_MAX_JOURNAL_ENTRIES) {}
 
   record(entry: JournalEntry): void {
-    this.entries.push(entry);
-    if (this.entries.length > this.capacity) this.entries.shift();
+    this.ring[this.recorded % this.capacity] = entry;
+    this.recorded += 1;
     if (entry.operation !== null) this.operations.set(entry.operation, (this.operations.get(entry.operation) ?? 0) + 1);
     this.violations += entry.violations.length;
   }
 
   /** Recent entries, oldest first, optionally those with violations only. */
   list(options: { violationsOnly?: boolean; organizationId?: string } = {}): JournalEntry[] {
-    return this.entries.filter(
-      (entry) => (!options.violationsOnly || entry.violations.length > 0) && (options.organizationId === undefined || entry.organization_id === options.organizationId),
-    );
+    return this.page({ ...options, limit: Infinity }).entries;
+  }
+
+  /** One page of recent entries, oldest first, after position `after`, and the position to continue from (null on the last page). */
+  page(options: { violationsOnly?: boolean; organizationId?: string; after?: number; limit: number }): { entries: JournalEntry[]; next: number | null } {
+    const entries: JournalEntry[] = [];
+    let last = -1;
+    const first = Math.max(this.recorded - this.capacity, options.after === undefined ? 0 : options.after + 1);
+    for (let position = first; position < this.recorded; position += 1) {
+      const entry = this.ring[position % this.capacity]!;
+      if (options.violationsOnly && entry.violations.length === 0) continue;
+      if (options.organizationId !== undefined && entry.organization_id !== options.organizationId) continue;
+      if (entries.length === options.limit) return { entries, next: last };
+      entries.push(entry);
+      last = position;
+    }
+    return { entries, next: null };
+  }
+
+  /** Entries kept now, and the most kept (`GET /_mock/health`). */
+  retention(): { entries: number; max_entries: number } {
+    return { entries: Math.min(this.recorded, this.capacity), max_entries: this.capacity };
   }
 
   /** How many times each operation was called since the last reset. */
@@ -51,7 +76,8 @@ export class RequestJournal {
   }
 
   clear(): void {
-    this.entries.length = 0;
+    this.ring.length = 0;
+    this.recorded = 0;
     this.operations.clear();
     this.violations = 0;
   }

@@ -3,16 +3,28 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /** Pre-signed URLs live 24 hours (spec §6 rule 2, §8). */
 export const PRESIGNED_URL_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * How far past `now + 24 h` an `expires` may lie and still be believed. The
+ * signer floors to whole seconds, so its own URLs never need it; the minute is
+ * slack, not a feature.
+ */
+export const PRESIGNED_URL_SKEW_MS = 60 * 1000;
+
 /** Outcome of checking a pre-signed URL. */
 export type SignatureCheck = { ok: true } | { ok: false; reason: 'invalid_signature' | 'expired'; expiredAt?: number };
 
 /**
  * Signs file paths so that a URL works for 24 simulated hours and then answers
  * "expired", like the service's pre-signed document and report URLs.
+ *
+ * The signature covers the whole path, organization included
+ * (`/_mock/files/<organization_id>/reports/<batch>.pdf`), and the expiry.
  */
 export class UrlSigner {
   /**
-   * @param secret the HMAC key (random per server start, or fixed in tests)
+   * @param secret the HMAC key: random per start unless a seed was given
+   *   explicitly (`createMock`, docs/fidelity.md), in which case it follows the
+   *   seed so that URLs are byte-identical across runs; fixed in unit tests
    * @param baseUrl the public base address, like `https://127.0.0.1:4010`
    */
   constructor(
@@ -38,13 +50,18 @@ export class UrlSigner {
     return `${this.baseUrl}${path}?expires=${expires}&signature=${this.signature(path, expires)}`;
   }
 
-  /** Checks a signed path's query at time `now` (epoch ms). */
+  /**
+   * Checks a signed path's query at time `now` (epoch ms). An `expires` later
+   * than this signer could have issued (more than 24 h and a minute ahead) is
+   * refused even under a valid signature: no URL outlives its lifetime.
+   */
   check(path: string, expires: string | null, signature: string | null, now: number): SignatureCheck {
-    if (expires === null || signature === null || !/^\d+$/.test(expires)) return { ok: false, reason: 'invalid_signature' };
+    if (expires === null || signature === null || !/^\d{1,15}$/.test(expires)) return { ok: false, reason: 'invalid_signature' };
+    const expiredAt = Number(expires) * 1000;
+    if (expiredAt > now + PRESIGNED_URL_LIFETIME_MS + PRESIGNED_URL_SKEW_MS) return { ok: false, reason: 'invalid_signature' };
     const expected = Buffer.from(this.signature(path, Number(expires)));
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'invalid_signature' };
-    const expiredAt = Number(expires) * 1000;
     return now >= expiredAt ? { ok: false, reason: 'expired', expiredAt } : { ok: true };
   }
 

@@ -17,6 +17,7 @@ export const API_ERROR_STATUS = {
   insufficient_scope: 403,
   not_found: 404,
   route_not_found: 404,
+  evicted: 404,
   method_not_allowed: 405,
   conflict: 409,
   url_expired: 410,
@@ -26,6 +27,7 @@ export const API_ERROR_STATUS = {
   unsupported_grant_type: 400,
   rate_limited: 429,
   internal_error: 500,
+  delivery_loop: 508,
   service_unavailable: 503,
 } as const;
 

@@ -93,7 +93,7 @@ test('a partner definitive failure suppresses child_batches_ready and the automa
   const batchId = harness.engine.getValidation('acme', id)!.data_source_run_batches[0]!.id;
   expect(harness.engine.generateConsolidatedReport('acme', batchId)).toEqual({ ok: true, value: undefined });
   expect(harness.types().at(-1)).toBe('data_source_run_batch.consolidated_report_ready');
-  expect(harness.engine.getValidation('acme', id)!.data_source_run_batches[0]!.consolidated_report_url).toMatch(/^https:\/\/127\.0\.0\.1:4010\/_mock\/files\/reports\/dsrb_.+\.pdf\?expires=\d+&signature=[0-9a-f]+$/);
+  expect(harness.engine.getValidation('acme', id)!.data_source_run_batches[0]!.consolidated_report_url).toMatch(/^https:\/\/127\.0\.0\.1:4010\/_mock\/files\/acme\/reports\/dsrb_.+\.pdf\?expires=\d+&signature=[0-9a-f]+$/);
 });
 
 test('an on-demand report of a partner batch is refused with the main batch to ask for instead', () => {
@@ -238,7 +238,7 @@ test('the formation names partners by their validation ids and carries pre-signe
   const event = harness.events.find((candidate) => candidate.type === 'entity_validation.formation.ready')!;
   const formation = (event.body as { formation: { stakeholders: Array<{ entity_validation_id: string }>; legal_report_url: string; documents: Array<{ url: string }> } }).formation;
   expect(formation.stakeholders[0]!.entity_validation_id).toBe(harness.engine.getValidation('acme', id)!.related_entities[0]!.id);
-  expect(formation.legal_report_url).toMatch(/\/_mock\/files\/legal_reports\/dsrb_.+\.pdf\?expires=\d+&signature=/);
-  expect(formation.documents[0]!.url).toMatch(/\/_mock\/files\/documents\/doc_.+\.pdf\?expires=/);
+  expect(formation.legal_report_url).toMatch(/\/_mock\/files\/acme\/legal_reports\/dsrb_.+\.pdf\?expires=\d+&signature=/);
+  expect(formation.documents[0]!.url).toMatch(/\/_mock\/files\/acme\/documents\/doc_.+\.pdf\?expires=/);
   expect(event.emittedAt).toBe('2026-01-15T10:00:30.000Z');
 });

@@ -102,7 +102,7 @@ test('after the clock runs, GET the validation lists every partner with full ide
     { tin: '77210893-1', display_name: 'Inversiones Maipo Ltda', category: 'business', risk_level: 'low', country: 'CL' },
   ]);
   const main = validation.data_source_run_batches[0]!;
-  expect(main).toMatchObject({ runs_succeeded: true, execution_type: 'direct', parent_batch_id: null, consolidated_report_url: expect.stringContaining('/_mock/files/reports/') });
+  expect(main).toMatchObject({ runs_succeeded: true, execution_type: 'direct', parent_batch_id: null, consolidated_report_url: expect.stringContaining('/_mock/files/default/reports/') });
   expect(main.child_batches.map((child) => child.tin).sort()).toEqual(['10234567-3', '77210893-1', '9876543-3']);
   expect(main.child_batches.every((child) => child.parent_batch_id === main.id && child.execution_type === 'related' && child.runs_succeeded)).toBe(true);
   expect(main.child_batches.flatMap((child) => child.raised_alerts.map((alert) => alert.name))).toEqual(['PEP match']);
@@ -163,7 +163,7 @@ test('POST consolidated_report generates the report on demand after a partner fa
   expect(answer.status).toBe(202);
   await t.runClock();
   const after = DataSourceRunBatch.parse((await t.get(`/api/v2/data_source_run_batches/${mainId}`)).json());
-  expect(after.consolidated_report_url).toMatch(/\/_mock\/files\/reports\/.+\.pdf\?expires=\d+&signature=/);
+  expect(after.consolidated_report_url).toMatch(/\/_mock\/files\/default\/reports\/.+\.pdf\?expires=\d+&signature=/);
   expect(events.map((event) => event.type)).toContain('data_source_run_batch.consolidated_report_ready');
 });
 

@@ -41,7 +41,13 @@ const seconds = (from: string, to: string) => (Date.parse(to) - Date.parse(from)
 test('GET /_mock/health answers 200 with status ok and the clock', async () => {
   const answer = await t.call('/_mock/health');
   expect(answer.status).toBe(200);
-  expect(answer.json()).toEqual({ status: 'ok', version: expect.any(String), clock: expect.objectContaining({ mode: 'manual' }) });
+  expect(answer.json()).toEqual({
+    status: 'ok',
+    version: expect.any(String),
+    clock: expect.objectContaining({ mode: 'manual' }),
+    retention: { validations: 0, max_validations: 10_000, evicted_validations: 0, journal: { entries: 0, max_entries: 5_000 } },
+    deliveries: { records: 0, max_records: 20_000, evicted_records: 0, slow_receivers: 0, counts: { pending: 0, succeeded: 0, failed: 0, expired: 0 } },
+  });
 });
 
 test('GET /_mock/clock shows the manual clock at its start with nothing scheduled', async () => {
@@ -84,7 +90,7 @@ test('POST /_mock/reset empties the state and moves the clock back to its start'
   expect(answer.json()).toMatchObject({ status: 'reset' });
   const view = await clock();
   expect(view).toMatchObject({ now: view.started_at, pending: 0, next_at: null });
-  expect((await t.call('/_mock/requests')).json()).toEqual({ requests: [] });
+  expect((await t.call('/_mock/requests')).json()).toEqual({ requests: [], next_cursor: null });
   expectApiError(await t.get(`/api/v2/entity_validations/${created.id}`), 404, 'not_found');
 });
 

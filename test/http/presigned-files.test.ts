@@ -45,7 +45,7 @@ async function formationOf(id: string): Promise<Formation> {
 test('the consolidated_report_url of a played happy-partners validation downloads a real PDF', async () => {
   const validation = await playedValidation(HAPPY_PARTNERS);
   const url = validation.data_source_run_batches[0]!.consolidated_report_url!;
-  expect(url).toMatch(new RegExp(`^${t.server.url}/_mock/files/reports/dsrb_\\w+\\.pdf\\?expires=\\d+&signature=[0-9a-f]+$`));
+  expect(url).toMatch(new RegExp(`^${t.server.url}/_mock/files/default/reports/dsrb_\\w+\\.pdf\\?expires=\\d+&signature=[0-9a-f]+$`));
   await expectPdf(await t.call(url));
 });
 

@@ -76,7 +76,7 @@ export function concreteRoutes(ids: ResourceIds): ConcreteRoute[] {
 
 /** A pattern with its parameters replaced: `:id` by the id its collection holds, `:file` by a signed file URL. */
 export function concretePath(pattern: string, ids: ResourceIds): string {
-  const file = /^\/_mock\/files\/(reports|legal_reports|documents)\/:file$/.exec(pattern);
+  const file = /^\/_mock\/files\/:organization\/(reports|legal_reports|documents)\/:file$/.exec(pattern);
   if (file) return ids.files[file[1] as keyof ResourceIds['files']];
   return pattern.replace(/\/([a-z_]+)\/:id/g, (_match, collection: string) => `/${collection}/${idFor(collection, ids)}`);
 }

@@ -3,9 +3,11 @@ import {
   OrganizationOnlyRequest,
   parseWith,
   toIssues,
+  type OrganizationSettings,
 } from '../../schemas';
 import { problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
+import { encodeCursor, readPageQuery } from '../page-query';
 import { checkBody } from '../read-body';
 import type { Route } from '../router';
 import { unwrap } from './extension-routes';
@@ -16,6 +18,40 @@ const VERSION = '0.1.0';
 
 const control = { kind: 'control' as const };
 
+/** What stands in for a stored secret in control API answers: it says one is set, never what it is (docs/fidelity.md). */
+export const REDACTED_SECRET = '<set>';
+
+/** Simulated time ends this many calendar years after the clock's start (docs/fidelity.md). */
+export const CLOCK_RANGE_YEARS = 100;
+
+/**
+ * The last instant `POST /_mock/clock/advance` may reach: 100 years after the
+ * start is far beyond anything the spec times (24 h URLs, 2 h tokens, retries
+ * over days), keeps every timestamp in the spec's four-digit-year format, and
+ * leaves timers scheduled from there far from the end of `Date`'s range.
+ */
+export function clockLimit(startedAt: number): number {
+  const end = new Date(startedAt);
+  end.setUTCFullYear(end.getUTCFullYear() + CLOCK_RANGE_YEARS);
+  return end.getTime();
+}
+
+/** Settings as the control API shows them: stored secrets replaced by `<set>`, in the same shape. */
+function redactSettings(settings: OrganizationSettings): OrganizationSettings {
+  return {
+    ...settings,
+    ...(settings.legacy_webhook_token === undefined ? {} : { legacy_webhook_token: REDACTED_SECRET }),
+    ...(settings.oauth === undefined ? {} : { oauth: { ...settings.oauth, client_secret: REDACTED_SECRET } }),
+  };
+}
+
+/** A PATCH that sends back the redacted form would store "<set>" as the secret: refuse it. */
+function refuseRedacted(patch: Record<string, unknown>): void {
+  if (patch.legacy_webhook_token === REDACTED_SECRET) throw problems.redactedSecret('$.legacy_webhook_token');
+  const oauth = patch.oauth;
+  if (typeof oauth === 'object' && oauth !== null && (oauth as Record<string, unknown>).client_secret === REDACTED_SECRET) throw problems.redactedSecret('$.oauth.client_secret');
+}
+
 /** The control API (DESIGN.md): health, reset, the clock, organizations' settings, the journal, and the engine's levers. */
 export const controlRoutes: Route[] = [
   {
@@ -23,7 +59,14 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/health',
     operation: 'control.health',
     access: control,
-    handle: (context) => jsonResponse(200, { status: 'ok', version: VERSION, clock: context.services.clock.describe() }),
+    handle: (context) =>
+      jsonResponse(200, {
+        status: 'ok',
+        version: VERSION,
+        clock: context.services.clock.describe(),
+        retention: { ...context.services.engine.retention(), journal: context.services.journal.retention() },
+        deliveries: { ...context.services.deliveries.retention(), counts: context.services.deliveries.counts() },
+      }),
   },
   {
     method: 'POST',
@@ -49,7 +92,14 @@ export const controlRoutes: Route[] = [
     access: control,
     handle(context) {
       const body = checkBody(context, (value) => parseWith(ClockAdvanceRequest, value), context.json() ?? {});
-      const fired = context.services.clock.advance(Math.round(body.seconds * 1000));
+      const { clock } = context.services;
+      const ms = Math.round(body.seconds * 1000);
+      const limit = clockLimit(clock.startedAt);
+      if (clock.now() + ms > limit) {
+        const now = clock.now();
+        throw problems.clockPastLimit({ seconds: body.seconds, now: new Date(now).toISOString(), limit: new Date(limit).toISOString(), maxSeconds: Math.max(0, Math.floor((limit - now) / 1000)) });
+      }
+      const fired = clock.advance(ms);
       return jsonResponse(200, { ...context.services.clock.describe(), fired });
     },
   },
@@ -77,9 +127,11 @@ export const controlRoutes: Route[] = [
       if (typeof body !== 'object' || body === null || Array.isArray(body)) throw problems.invalidRequest('Send a JSON object of settings, like {"child_batches_ready": false}.');
       // organization_id may be given in any control body (DESIGN.md); here the path already names it.
       const { organization_id: _organization, ...patch } = body as Record<string, unknown>;
+      refuseRedacted(patch);
       const result = registry.updateSettings(id, patch);
       if (!result.success) throw problems.validationFailed(toIssues(result.error));
-      return jsonResponse(200, { organization_id: id, settings: result.data });
+      // Stored secrets are never answered back, not even to the control API (docs/fidelity.md).
+      return jsonResponse(200, { organization_id: id, settings: redactSettings(result.data) });
     },
   },
   {
@@ -89,11 +141,14 @@ export const controlRoutes: Route[] = [
     access: control,
     handle(context) {
       const { query } = context.request;
-      const requests = context.services.journal.list({
+      const page = readPageQuery(context.request);
+      const { entries, next } = context.services.journal.page({
         violationsOnly: query.get('violations') === 'true',
         organizationId: query.get('organization_id') ?? undefined,
+        after: page.after,
+        limit: page.limit,
       });
-      return jsonResponse(200, { requests });
+      return jsonResponse(200, { requests: entries, next_cursor: encodeCursor(next) });
     },
   },
   {

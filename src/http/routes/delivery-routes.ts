@@ -2,6 +2,7 @@ import type { StoredEndpoint } from '../../delivery/webhook-endpoint-store';
 import { FaultRequest, WebhookEndpointCreate, WebhookEndpointPatch, parseWith, type WebhookEndpoint } from '../../schemas';
 import { problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
+import { encodeCursor, readPageQuery } from '../page-query';
 import { checkBody } from '../read-body';
 import type { RouteContext } from '../route-context';
 import type { Route } from '../router';
@@ -96,15 +97,18 @@ export const deliveryRoutes: Route[] = [
     handle(context) {
       const query = context.request.query;
       const value = (name: string) => query.get(name) ?? undefined;
-      const events = context.services.deliveries.list({
+      const page = readPageQuery(context.request);
+      const { events, next } = context.services.deliveries.page({
         organizationId: context.organizationId,
         type: value('type'),
         status: value('status'),
         resourceId: value('resource_id'),
         endpointId: value('endpoint_id'),
         validationId: value('entity_validation_id'),
+        after: page.after,
+        limit: page.limit,
       });
-      return jsonResponse(200, { events, counts: context.services.deliveries.counts() });
+      return jsonResponse(200, { events, counts: context.services.deliveries.counts(), next_cursor: encodeCursor(next) });
     },
   },
   {

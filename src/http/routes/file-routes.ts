@@ -13,14 +13,17 @@ const FOLDERS: Record<string, FileKind> = {
  * The PDFs behind pre-signed URLs: consolidated reports, legal reports and
  * formation documents (spec §2, §6). A URL works for 24 simulated hours, then
  * answers 410 `url_expired`; reading the resource again gives a fresh one.
+ * The path names the organization (`FILE_PATHS`), the signature covers it, and
+ * the file is looked up in that organization only.
  */
 export const fileRoutes: Route[] = Object.entries(FOLDERS).map(([folder, kind]) => ({
   method: 'GET' as const,
-  pattern: `/_mock/files/${folder}/:file`,
+  pattern: `/_mock/files/:organization/${folder}/:file`,
   operation: `download_${kind}`,
   access: { kind: 'public' as const },
   async handle(context) {
     const file = context.params.file!;
+    const organizationId = context.params.organization!;
     const { signer, clock, engine } = context.services;
     const check = signer.check(context.request.path, context.request.query.get('expires'), context.request.query.get('signature'), clock.now());
     if (!check.ok) {
@@ -28,7 +31,7 @@ export const fileRoutes: Route[] = Object.entries(FOLDERS).map(([folder, kind]) 
       throw problems.badSignature();
     }
     const id = file.replace(/\.pdf$/, '');
-    const source = file.endsWith('.pdf') ? engine.lookupFile(kind, id) : undefined;
+    const source = file.endsWith('.pdf') ? engine.lookupFile(organizationId, kind, id) : undefined;
     if (!source) throw problems.notFound('file', file);
     // The PDF library loads with the first download, not at start (start-up time, bench:api).
     // eslint-disable-next-line @typescript-eslint/no-require-imports

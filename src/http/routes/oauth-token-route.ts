@@ -19,8 +19,8 @@ export const oauthTokenRoute: Route = {
     if (fields.grant_type !== undefined && fields.grant_type !== 'client_credentials') throw problems.unsupportedGrant(fields.grant_type);
     const body = checkBody(context, (value) => parseWith(OAuthTokenRequest, value), fields);
     const { registry, tokens, clock } = context.services;
-    const client = registry.client(body.client_id);
-    if (!client || client.clientSecret !== body.client_secret) throw problems.invalidClient();
+    const client = registry.authenticateClient(body.client_id, body.client_secret);
+    if (!client) throw problems.invalidClient();
     // An empty scope is read as no scope at all: the client's configured scopes.
     const named = (body.scope ?? '').split(/\s+/).filter(Boolean) as Scope[];
     const asked = named.length === 0 ? client.scopes : named;

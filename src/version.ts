@@ -1,0 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The version of bvs-mock, read once from its package.json (one directory above
+ * both `src/` and `dist/`), so no other file writes it down.
+ */
+export const VERSION: string = (JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;

@@ -1,0 +1,136 @@
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { connect } from 'node:tls';
+import { httpClient, type HttpAnswer } from '../support/https-client';
+
+// `bvs-mock serve --control-token` and BVS_MOCK_CONTROL_TOKEN, through the built command line: the
+// control API of a container on 0.0.0.0 was open to anyone who reached the port.
+
+const ROOT = join(__dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'bvs-mock.js');
+const TOKEN = 'ctl_cli_4e1d2c3b';
+
+const running = new Set<ChildProcessWithoutNullStreams>();
+
+function newest(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
+    const path = join(dir, entry.name);
+    return Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }, 0);
+}
+
+beforeAll(() => {
+  // The command line runs from dist/: build it when the sources are newer.
+  let built = 0;
+  try {
+    built = statSync(join(ROOT, 'dist', 'cli', 'main.js')).mtimeMs;
+  } catch {
+    built = 0;
+  }
+  if (built < newest(join(ROOT, 'src'))) execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
+}, 120_000);
+
+afterEach(async () => {
+  // Every process a test starts is stopped, by its own handle.
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+  running.clear();
+});
+
+interface Served {
+  /** Everything printed on stdout until the line after the banner's "Try:" (the whole block). */
+  banner: Promise<string>;
+  exit: Promise<number | null>;
+  stderr(): string;
+}
+
+/** Spawns `node bin/bvs-mock.js serve ARGS` with only the given BVS_MOCK_* variables set. */
+function serve(args: string[], env: Record<string, string> = {}): Served {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('BVS_MOCK_')));
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--clock', 'manual', ...args], { cwd: ROOT, env: { ...clean, ...env } });
+  running.add(child);
+  let stdout = '';
+  let stderr = '';
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const banner = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (/\nTry: .*\n/.test(stdout)) resolve(stdout);
+    });
+    void exit.then((code) => reject(new Error(`bvs-mock exited with ${code} before its banner: ${stderr}`)));
+  });
+  banner.catch(() => undefined);
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  return { banner, exit, stderr: () => stderr };
+}
+
+function urlOf(banner: string): URL {
+  const match = / listening on (https:\/\/127\.0\.0\.1:\d+)/.exec(banner);
+  if (!match) throw new Error(`no URL in the banner: ${banner}`);
+  return new URL(match[1]!);
+}
+
+/** The self-signed certificate the server presents, read once so that the requests after it verify against it. */
+function presentedCertificate(url: URL): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port), rejectUnauthorized: false }, () => {
+      const raw = socket.getPeerCertificate().raw;
+      socket.end();
+      resolve(`-----BEGIN CERTIFICATE-----\n${raw.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`);
+    });
+    socket.once('error', reject);
+  });
+}
+
+async function statuses(url: URL, calls: Array<[string, Record<string, string>]>): Promise<number[]> {
+  const client = httpClient({ baseUrl: url.origin, ca: await presentedCertificate(url) });
+  try {
+    const answers: HttpAnswer[] = [];
+    for (const [path, headers] of calls) answers.push(await client.request(path, { headers }));
+    return answers.map((answer) => answer.status);
+  } finally {
+    client.close();
+  }
+}
+
+test('BVS_MOCK_CONTROL_TOKEN locks the control API: 401 without or with a wrong token, 200 with it; health stays open', async () => {
+  const served = serve([], { BVS_MOCK_CONTROL_TOKEN: TOKEN });
+  const url = urlOf(await served.banner);
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  expect(await statuses(url, [['/_mock/clock', {}], ['/_mock/clock', bearer('wrong')], ['/_mock/clock', bearer(TOKEN)], ['/_mock/health', {}]])).toEqual([401, 401, 200, 200]);
+});
+
+test('the banner says the control API is locked without printing the token', async () => {
+  const served = serve(['--control-token', TOKEN]);
+  const banner = await served.banner;
+  expect(banner).toMatch(/Control API .*\n\s+locked: send Authorization: Bearer <the --control-token value>/);
+  expect(banner).not.toContain(TOKEN);
+});
+
+test('without a control token the banner does not speak of a lock', async () => {
+  const banner = await serve([]).banner;
+  expect(banner).not.toContain('locked');
+});
+
+test('an empty BVS_MOCK_CONTROL_TOKEN stops start-up with exit code 1 instead of serving an open control API', async () => {
+  const served = serve([], { BVS_MOCK_CONTROL_TOKEN: '' });
+  expect(await served.exit).toBe(1);
+  expect(served.stderr()).toContain('BVS_MOCK_CONTROL_TOKEN');
+  expect(served.stderr()).toContain('must be printable characters without spaces');
+});
+
+test('the banner says whether pre-signed URLs use a random key (no --seed) or one derived from --seed', async () => {
+  const [none, flag, variable] = await Promise.all([serve([]).banner, serve(['--seed', '7']).banner, serve([], { BVS_MOCK_SEED: '9' }).banner]);
+  expect(none).toMatch(/seed 1 \(default; pre-signed URLs use a random key\)/);
+  expect(flag).toMatch(/seed 7 \(pre-signed URLs use a key derived from it\)/);
+  expect(variable).toMatch(/seed 9 \(pre-signed URLs use a key derived from it\)/);
+});

@@ -1,0 +1,104 @@
+import { BvsMockConfig } from '../../src/schemas';
+import { REDACTED_SECRET } from '../../src/http/routes/control-routes';
+import { expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { concreteRoutes, seedResources } from '../support/route-fixtures';
+
+// Regression: PATCH /_mock/organizations/:id/settings with {} answered the legacy webhook token and the
+// outbound OAuth client_secret in clear. Stored secrets now show as "<set>" in every control answer.
+
+const LEGACY_TOKEN = 'tok_legacy_f00dfeed';
+const IDP_SECRET = 'idp_secret_c0ffee42';
+const ENDPOINT_SECRET = 'whsec_config_5ca1ab1e';
+const CLIENT_SECRET = 'client_secret_decafbad';
+
+const CONFIG = BvsMockConfig.parse({
+  organizations: [
+    {
+      id: 'default',
+      api_keys: ['test_key_default'],
+      oauth_clients: [{ client_id: 'default_client', client_secret: CLIENT_SECRET }],
+      settings: { child_batches_ready: true, legacy_webhook_token: LEGACY_TOKEN, oauth: { token_url: 'https://idp.example.test/token', client_id: 'bvs', client_secret: IDP_SECRET, scope: 'webhooks' } },
+      webhook_endpoints: [{ name: 'configured', url: 'https://127.0.0.1:9/hooks', enabled: false, auth_type: 'secret', secret: ENDPOINT_SECRET }],
+    },
+    { id: 'bare', api_keys: ['test_key_bare'] },
+  ],
+});
+
+const SECRETS = [LEGACY_TOKEN, IDP_SECRET, ENDPOINT_SECRET, CLIENT_SECRET];
+
+let t: TestServer;
+
+beforeAll(async () => {
+  t = await startTestServer({ config: CONFIG });
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+beforeEach(async () => {
+  await t.call('/_mock/reset', { method: 'POST' });
+});
+
+test('PATCH settings with {} answers "<set>" for the legacy token and the OAuth client secret, never their values', async () => {
+  const answer = await t.json('PATCH', '/_mock/organizations/default/settings', {});
+  expect(answer.status).toBe(200);
+  expect(answer.json()).toEqual({
+    organization_id: 'default',
+    settings: { child_batches_ready: true, legacy_webhook_token: REDACTED_SECRET, oauth: { token_url: 'https://idp.example.test/token', client_id: 'bvs', client_secret: REDACTED_SECRET, scope: 'webhooks' } },
+  });
+  for (const secret of SECRETS) expect(answer.text()).not.toContain(secret);
+});
+
+test('the stored secrets are kept as they were: redaction is only in the answer', async () => {
+  await t.json('PATCH', '/_mock/organizations/default/settings', { child_batches_ready: false });
+  const settings = t.server.services.registry.settings('default');
+  expect(settings.legacy_webhook_token).toBe(LEGACY_TOKEN);
+  expect(settings.oauth?.client_secret).toBe(IDP_SECRET);
+});
+
+test('a secret set through PATCH is answered as "<set>" too', async () => {
+  const answer = await t.json('PATCH', '/_mock/organizations/bare/settings', { legacy_webhook_token: 'tok_new_9b8a7c6d' });
+  expect(answer.json()).toMatchObject({ settings: { legacy_webhook_token: REDACTED_SECRET } });
+  expect(answer.text()).not.toContain('tok_new_9b8a7c6d');
+  expect(t.server.services.registry.settings('bare').legacy_webhook_token).toBe('tok_new_9b8a7c6d');
+});
+
+test('an organization without secrets answers no secret fields at all', async () => {
+  const answer = await t.json('PATCH', '/_mock/organizations/bare/settings', {});
+  expect(answer.json()).toEqual({ organization_id: 'bare', settings: { child_batches_ready: true } });
+});
+
+test.each([
+  ['legacy_webhook_token', { legacy_webhook_token: REDACTED_SECRET }, '$.legacy_webhook_token'],
+  ['oauth.client_secret', { oauth: { token_url: 'https://idp.example.test/token', client_id: 'bvs', client_secret: REDACTED_SECRET } }, '$.oauth.client_secret'],
+])('sending "<set>" back as %s answers 422 at its JSON path and keeps the stored secret', async (_label, body, path) => {
+  const error = expectApiError(await t.json('PATCH', '/_mock/organizations/default/settings', body), 422, 'validation_failed');
+  expect(error.issues).toEqual([expect.objectContaining({ path, code: 'redacted_value' })]);
+  expect(error.message).toMatch(/leave the setting out to keep the current one/);
+  const settings = t.server.services.registry.settings('default');
+  expect([settings.legacy_webhook_token, settings.oauth?.client_secret]).toEqual([LEGACY_TOKEN, IDP_SECRET]);
+});
+
+test('GET /_mock/webhook_endpoints lists endpoints without their secrets, configured or created', async () => {
+  const created = await t.json('POST', '/_mock/webhook_endpoints', { name: 'made', url: 'https://127.0.0.1:9/made', enabled: false, auth_type: 'secret' });
+  const secret = created.json<{ secret: string }>().secret;
+  expect(secret).toMatch(/^whsec_/);
+  const listed = await t.call('/_mock/webhook_endpoints');
+  expect(listed.status).toBe(200);
+  expect(listed.json<{ webhook_endpoints: unknown[] }>().webhook_endpoints).toHaveLength(2);
+  expect(listed.text()).not.toContain(secret);
+  expect(listed.text()).not.toContain(ENDPOINT_SECRET);
+});
+
+test('no GET of the control API answers a stored secret (sweep over every control GET route)', async () => {
+  const ids = await seedResources(t);
+  const routes = concreteRoutes(ids).filter((route) => route.access === 'control' && route.method === 'GET');
+  expect(routes.length).toBeGreaterThan(5);
+  for (const route of routes) {
+    const answer = await t.call(route.path);
+    for (const secret of SECRETS) {
+      if (answer.text().includes(secret)) throw new Error(`GET ${route.pattern} answered the secret ${secret}`);
+    }
+  }
+});
