@@ -3,6 +3,9 @@ import { isClockMode, type ClockMode } from '../clock';
 import { loadConfig } from '../config';
 import { readRegularFile } from '../config/load-config';
 import { startServer, type StartedServer } from '../http/start-server';
+import { DEFAULT_MAX_DELIVERY_RECORDS } from '../delivery/deliveries';
+import { DEFAULT_MAX_VALIDATIONS } from '../engine';
+import { DEFAULT_MAX_JOURNAL_ENTRIES } from '../http/request-journal';
 import { startBanner } from './start-banner';
 
 /** Options of `bvs-mock serve`, after flags and environment variables are read. */
@@ -25,6 +28,9 @@ interface ServeFlags {
   allowHttpWebhooks: boolean;
   insecureWebhookTls: boolean;
   controlToken?: string;
+  maxValidations?: number;
+  maxDeliveryRecords?: number;
+  maxJournalEntries?: number;
 }
 
 function integer(name: string, min: number, max: number) {
@@ -80,6 +86,9 @@ export function serveCommand(version: string): Command {
     .addOption(new Option('--webhook-secret <secret>', 'with --webhook-url: send Authorization: Bearer <secret> on its deliveries').env('BVS_MOCK_WEBHOOK_SECRET'))
     .addOption(new Option('--allow-http-webhooks', 'accept plain-http legacy webhook_url values, for local receivers (BVS_MOCK_ALLOW_HTTP_WEBHOOKS=true)').default(false))
     .addOption(new Option('--insecure-webhook-tls', "accept receivers' self-signed certificates (BVS_MOCK_INSECURE_WEBHOOK_TLS=true)").default(false))
+    .addOption(new Option('--max-validations <n>', `main validations kept with their trees; the oldest settled ones are evicted first (default ${DEFAULT_MAX_VALIDATIONS})`).env('BVS_MOCK_MAX_VALIDATIONS').argParser(integer('--max-validations', 1, 10_000_000)))
+    .addOption(new Option('--max-delivery-records <n>', `webhook delivery records kept; the oldest ended ones go first (default ${DEFAULT_MAX_DELIVERY_RECORDS})`).env('BVS_MOCK_MAX_DELIVERY_RECORDS').argParser(integer('--max-delivery-records', 1, 10_000_000)))
+    .addOption(new Option('--max-journal-entries <n>', `API requests kept in the journal of GET /_mock/requests (default ${DEFAULT_MAX_JOURNAL_ENTRIES})`).env('BVS_MOCK_MAX_JOURNAL_ENTRIES').argParser(integer('--max-journal-entries', 1, 10_000_000)))
     .addOption(new Option('--control-token <token>', 'lock the control API (/_mock) behind Authorization: Bearer <token>; GET /_mock/health, pre-signed files and the recipient page stay open').env('BVS_MOCK_CONTROL_TOKEN').argParser(controlToken))
     .addOption(new Option('--public-url <url>', 'base address clients use, for pre-signed and recipient URLs (default: the listening address)').env('BVS_MOCK_PUBLIC_URL'))
     .action(async (flags: ServeFlags) => {
@@ -134,6 +143,7 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
       allowHttpWebhooks: flags.allowHttpWebhooks,
       insecureWebhookTls: flags.insecureWebhookTls,
       controlToken: flags.controlToken,
+      retention: { maxValidations: flags.maxValidations, maxDeliveryRecords: flags.maxDeliveryRecords, maxJournalEntries: flags.maxJournalEntries },
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -146,8 +156,11 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // Deliveries still pending (queued, in flight or waiting for a retry) end with the process: say so, never silently.
+    const pending = server.services.deliveries.counts().pending;
     void server.close().then(() => {
-      process.stdout.write(`bvs-mock: stopped (${signal})\n`);
+      const dropped = pending === 0 ? '' : `; ${pending} webhook deliver${pending === 1 ? 'y was' : 'ies were'} still pending and will not be sent (GET /_mock/events?status=pending showed them)`;
+      process.stdout.write(`bvs-mock: stopped (${signal})${dropped}\n`);
       process.exit(0);
     });
   };

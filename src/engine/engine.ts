@@ -51,10 +51,10 @@ export interface EngineOptions {
 }
 
 /** Main validations a bvs-mock keeps by default; the oldest settled ones are evicted first. */
-export const DEFAULT_MAX_VALIDATIONS = 5_000;
+export const DEFAULT_MAX_VALIDATIONS = 2_500;
 
 /** Ids of evicted resources remembered, so that reading one says "evicted" rather than "never existed". */
-const MAX_TOMBSTONES = 200_000;
+const MAX_TOMBSTONES = 100_000;
 
 /** Input of {@link Engine.createValidation}. */
 export interface CreateValidationInput {
@@ -99,7 +99,7 @@ export class Engine {
   private readonly flows = new Map<string, InformationRequestFlow>();
   /** Main validations, oldest first, with their organization: the order of eviction. */
   private readonly roots = new Map<string, string>();
-  /** Evicted ids (validations, batches, runs, information requests) and their organization, oldest first. */
+  /** Evicted ids (validations, batches, information requests) and their organization, oldest first. */
   private readonly tombstones = new Map<string, string>();
   private evictedValidations = 0;
   private readonly maxValidations: number;
@@ -236,7 +236,7 @@ export class Engine {
     this.scenarioOf.delete(rootId);
     const tree = evictTree(state, root);
     this.evictedValidations += 1;
-    for (const id of [...tree.validationIds, ...tree.batchIds, ...tree.runIds, ...tree.informationRequestIds]) this.tombstones.set(id, organizationId);
+    for (const id of [...tree.validationIds, ...tree.batchIds, ...tree.informationRequestIds]) this.tombstones.set(id, organizationId);
     for (const id of this.tombstones.keys()) {
       if (this.tombstones.size <= MAX_TOMBSTONES) break;
       this.tombstones.delete(id);

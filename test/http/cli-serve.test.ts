@@ -4,6 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
+import { startWebhookReceiver } from '../../src/testing';
 import { httpClient, type HttpAnswer } from '../support/https-client';
 
 // `bvs-mock serve`, the built command line as users run it (DESIGN.md, Command line): the banner,
@@ -212,4 +213,37 @@ test('BVS_MOCK_HTTP=true serves plain HTTP', async () => {
 test('BVS_MOCK_HTTP=false keeps HTTPS', async () => {
   const served = serve(['--port', '0'], { BVS_MOCK_HTTP: 'false' });
   expect(urlOf(await served.banner).protocol).toBe('https:');
+});
+
+test('SIGTERM with webhook deliveries still pending says how many will not be sent', async () => {
+  const receiver = await startWebhookReceiver({ respond: () => 500 });
+  try {
+    const served = serve(['--port', '0', '--http', '--clock', 'manual', '--webhook-url', receiver.url]);
+    const url = urlOf(await served.banner);
+    const client = httpClient({ baseUrl: url.origin, ca: null });
+    const created = await client.request('/api/v2/entity_validations', {
+      method: 'POST',
+      headers: { authorization: 'Bearer test_key_default', 'content-type': 'application/json' },
+      body: JSON.stringify({ tin: '76920415-6', country: 'CL' }),
+    });
+    expect(created.status).toBe(201);
+    // The first events fire and their deliveries fail: each now waits for a retry.
+    expect((await client.request('/_mock/clock/advance', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"seconds": 30}' })).status).toBe(200);
+    await receiver.waitFor(1, 5_000);
+    const pending = (await client.request('/_mock/events?status=pending')).json<{ events: unknown[] }>().events.length;
+    expect(pending).toBeGreaterThan(0);
+    client.close();
+    served.child.kill('SIGTERM');
+    expect(await served.exit).toEqual({ code: 0, signal: null });
+    expect(served.stdout()).toContain(`stopped (SIGTERM); ${pending} webhook deliver${pending === 1 ? 'y was' : 'ies were'} still pending and will not be sent`);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('BVS_MOCK_MAX_VALIDATIONS and --max-journal-entries set the retention shown by /_mock/health', async () => {
+  const served = serve(['--port', '0', '--max-journal-entries', '7'], { BVS_MOCK_MAX_VALIDATIONS: '12' });
+  const url = urlOf(await served.banner);
+  const answer = await health(url);
+  expect(answer.json<{ retention: unknown }>().retention).toMatchObject({ max_validations: 12, journal: { max_entries: 7 } });
 });
