@@ -1,10 +1,42 @@
-import { STATUS_CODES, createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, createServer as createHttpServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
-import type { ApiCore } from './api-core';
-import { problems } from './api-problem';
-import type { CoreRequest, CoreResponse } from './core-types';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { ApiCore } from './api-core';
+import { problems, type ApiProblem } from './api-problem';
+import type { CoreRequest, CoreResponse } from './core-types';
+
+/**
+ * How long each stage of a connection may take before the server closes it, in real
+ * milliseconds, so that silent, slow or half-open clients cannot hold sockets (and file
+ * descriptors) for ever. Defaults in {@link DEFAULT_CONNECTION_TIMEOUTS}.
+ */
+export interface ConnectionTimeouts {
+  /**
+   * Silence from a client that owes bytes: before its first byte, inside a request, or while it
+   * does not read the answer. The time the server itself takes to answer (an `api_latency` fault)
+   * does not count.
+   */
+  idleMs: number;
+  /** A TLS handshake, from its first byte to its end. */
+  handshakeMs: number;
+  /** From a request's first byte to the end of its headers; a byte at a time (slowloris) does not extend it. */
+  headersMs: number;
+  /** From a request's first byte to the end of its body; at least `headersMs`. */
+  requestMs: number;
+  /** A kept-alive connection waiting for its next request (node closes it one second later than this, so a client told this value never races the close). */
+  keepAliveMs: number;
+}
+
+/**
+ * 10 s of silence or handshake, 20 s for the headers, 60 s for a whole request, 5 s between
+ * kept-alive requests: generous for any real client on a network, short enough that 1,000 idle or
+ * slowloris connections are gone within about a minute (docs/fidelity.md).
+ */
+export const DEFAULT_CONNECTION_TIMEOUTS: Readonly<ConnectionTimeouts> = { idleMs: 10_000, handshakeMs: 10_000, headersMs: 20_000, requestMs: 60_000, keepAliveMs: 5_000 };
+
+/** Connections held at once: far more than any test suite opens, and half of the common limit of 1,024 file descriptors, which leaves the rest to webhook deliveries. */
+export const DEFAULT_MAX_CONNECTIONS = 512;
 
 /** Options of {@link startNodeServer}. */
 export interface NodeServerOptions {
@@ -16,6 +48,12 @@ export interface NodeServerOptions {
   tls: { cert: string; key: string } | null;
   /** Largest body read; one byte more is kept so the core answers 413. */
   bodyLimit: number;
+  /** Overrides of {@link DEFAULT_CONNECTION_TIMEOUTS}, field by field. */
+  timeouts?: Partial<ConnectionTimeouts>;
+  /** Connections held at once, default {@link DEFAULT_MAX_CONNECTIONS}; one more is closed as it is accepted. 0: no cap. */
+  maxConnections?: number;
+  /** Where an unexpected error of the transport goes, with its request id (the mock's own logger); default stderr. */
+  logError?: (requestId: string, error: unknown) => void;
 }
 
 /** A listening server. */
@@ -29,58 +67,92 @@ export interface RunningServer {
 /** TLS records start with this byte (a handshake); plain HTTP starts with a method's letter. */
 const TLS_HANDSHAKE = 0x16;
 
+/** Node's own answer to a request that did not arrive in time (there is no 408 code in the error shape). */
+const REQUEST_TIMEOUT = Buffer.from(`HTTP/1.1 408 ${STATUS_CODES[408]}\r\nConnection: close\r\n\r\n`);
+
 /**
  * The lean transport of `bvs-mock serve`: node's own HTTP(S) server calling the
  * core directly, without express or msw in the hot path (docs/decisions/0002).
  * With TLS, one port serves both: a connection that does not start a TLS
  * handshake is answered in plain HTTP with 400 `https_required` (spec §5.1),
- * instead of a dropped connection the client cannot explain.
+ * instead of a dropped connection the client cannot explain. Every stage of a
+ * connection is bounded by {@link ConnectionTimeouts}, in both modes.
  */
 export async function startNodeServer(options: NodeServerOptions): Promise<RunningServer> {
-  const onRequest = (secure: boolean) => (request: IncomingMessage, response: ServerResponse) => {
-    void handle(options, request, response, secure);
+  const timeouts = connectionTimeouts(options.timeouts);
+  const httpOptions: ServerOptions = {
+    keepAliveTimeout: timeouts.keepAliveMs,
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    // Node enforces the two deadlines above on this interval (default 30 s), so a connection outlives its deadline by up to one interval.
+    connectionsCheckingInterval: Math.min(1_000, Math.max(10, Math.floor(timeouts.headersMs / 4))),
+    // Node would answer a missing Host with a bare 400; `handle` answers it in the error shape.
+    requireHostHeader: false,
   };
-  const plain = createHttpServer({ keepAliveTimeout: 5_000 }, onRequest(false));
-  const onClientError = (error: Error & { code?: string }, socket: Duplex) => {
-    // Only HTTP parse errors (HPE_*) get an answer; TLS handshake failures and resets just close.
-    if (socket.writable && error.code?.startsWith('HPE_')) socket.end(unparsable(error.code));
-    else socket.destroy();
-  };
-  plain.on('clientError', onClientError);
+  // On the TLS port this server only sees connections that did not start TLS: one answer, then close (spec §5.1, §7.1).
+  const plain = createHttpServer(httpOptions, answerWith(options, { secure: false, closeAfter: options.tls !== null }));
   const sockets = new Set<Socket>();
-  let listener: Server | ReturnType<typeof createNetServer>;
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  };
+  // The HTTP servers: `plain`, and with TLS `secure`; with TLS both are handed sockets by `listener`.
+  const servers: Server[] = [plain];
+  let listener: NetServer;
   if (options.tls) {
-    const secure = createHttpsServer({ cert: options.tls.cert, key: options.tls.key, keepAliveTimeout: 5_000 }, onRequest(true));
-    secure.on('clientError', onClientError);
+    const secure = createHttpsServer({ ...httpOptions, cert: options.tls.cert, key: options.tls.key, handshakeTimeout: timeouts.handshakeMs }, answerWith(options, { secure: true, closeAfter: false }));
+    servers.push(secure);
     listener = createNetServer((socket) => {
-      sockets.add(socket);
-      socket.once('close', () => sockets.delete(socket));
+      track(socket);
+      socket.on('error', () => socket.destroy());
+      // Until its first byte the socket belongs to no HTTP server, so no HTTP timeout covers it.
+      socket.setTimeout(timeouts.idleMs, closeSilentSocket);
       socket.once('data', (chunk: Buffer) => {
         socket.pause();
-        if (chunk[0] !== TLS_HANDSHAKE) {
-          // Plain HTTP on the HTTPS port: the core answers it (https_required, journal, request id),
-          // in plain HTTP, and the connection closes (spec §5.1, §7.1).
-          void answerPlainRequest(options.core, chunk).then((raw) => socket.end(raw));
+        // The server the socket goes to sets its own timeouts.
+        socket.setTimeout(0, closeSilentSocket);
+        socket.unshift(chunk);
+        if (chunk[0] === TLS_HANDSHAKE) {
+          // Hand the socket over still paused: the TLS socket reads what is buffered on its first
+          // tick, and resuming here would flush the chunk to no listener.
+          secure.emit('connection', socket);
           return;
         }
-        // Put the bytes back and hand the socket over still paused: the TLS socket reads what is
-        // buffered on its first tick, and resuming here would flush the chunk to no listener.
-        socket.unshift(chunk);
-        secure.emit('connection', socket);
+        // Plain HTTP on the HTTPS port: node's HTTP parser reads it (a head in pieces, any target,
+        // garbage) and the core answers https_required (spec §5.1). The HTTP server reads the
+        // socket's handle directly, so the chunk put back reaches it only once the socket flows.
+        plain.emit('connection', socket);
+        socket.resume();
       });
-      socket.on('error', () => socket.destroy());
     });
   } else {
     listener = plain;
-    plain.on('connection', (socket: Socket) => {
-      sockets.add(socket);
-      socket.once('close', () => sockets.delete(socket));
-    });
+    plain.on('connection', track);
   }
+  for (const server of servers) {
+    server.timeout = timeouts.idleMs;
+    server.on('clientError', onClientError);
+    server.on('connect', onConnectMethod);
+  }
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  if (maxConnections > 0) listener.maxConnections = maxConnections;
   await new Promise<void>((resolve, reject) => {
     listener.once('error', reject);
-    listener.listen(options.port, options.host, () => resolve());
+    listener.listen(options.port, options.host, () => {
+      listener.off('error', reject);
+      resolve();
+    });
   });
+  // Once listening, an error is a failed accept (out of descriptors): node goes on listening, and an
+  // 'error' nobody listens for would end the process.
+  listener.on('error', () => undefined);
+  const fedServers = options.tls ? servers : [];
+  for (const server of fedServers) {
+    // Node starts the checker of headersTimeout and requestTimeout when an HTTP server emits
+    // 'listening' (setupConnectionsTracking, lib/_http_server.js). These servers never listen, they
+    // are handed sockets, so without this a slowloris connection on the HTTPS port lives for ever.
+    server.emit('listening');
+  }
   const port = (listener.address() as AddressInfo).port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
@@ -89,15 +161,64 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     close: () =>
       new Promise<void>((resolve) => {
         listener.close(() => resolve());
+        // Stops the timeout checkers started above; these servers have no port to close.
+        for (const server of fedServers) server.close();
         for (const socket of sockets) socket.destroy();
       }),
   };
 }
 
-/** Requests refused before the core could see them (unparsable HTTP) get ids of their own. */
+/** The timeouts with their defaults, refused at start when node would refuse them later or never close a connection. */
+function connectionTimeouts(given: Partial<ConnectionTimeouts> = {}): ConnectionTimeouts {
+  const timeouts: ConnectionTimeouts = { ...DEFAULT_CONNECTION_TIMEOUTS };
+  for (const name of Object.keys(timeouts) as Array<keyof ConnectionTimeouts>) {
+    const ms = given[name];
+    if (ms === undefined) continue;
+    if (!Number.isInteger(ms) || ms <= 0) throw new Error(`bvs-mock: timeouts.${name} is ${ms}; give a whole number of milliseconds above 0, or leave it out for ${DEFAULT_CONNECTION_TIMEOUTS[name]}.`);
+    timeouts[name] = ms;
+  }
+  if (timeouts.headersMs > timeouts.requestMs) throw new Error(`bvs-mock: timeouts.headersMs (${timeouts.headersMs}) is longer than timeouts.requestMs (${timeouts.requestMs}); the headers are part of the request, so give requestMs at least ${timeouts.headersMs}.`);
+  return timeouts;
+}
+
+/** A 'timeout' listener of a socket no server owns yet. */
+function closeSilentSocket(this: Socket): void {
+  this.destroy();
+}
+
+function onClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  // HTTP parse errors (HPE_*) get an answer in the error shape; a late request gets node's own 408
+  // and no wait for a client that is too slow to read it; TLS failures and resets just close.
+  if (error.code?.startsWith('HPE_')) socket.end(rawResponse(refused(problems.invalidRequest(`The request could not be read as HTTP/1.1 (${error.code}). Send a standard method (GET, POST, PATCH, DELETE) and well-formed headers.`))));
+  else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.end(REQUEST_TIMEOUT, () => socket.destroy());
+  else socket.destroy();
+}
+
+/** Node drops a CONNECT request nobody listens for without a word, and leaves its socket to the listener. */
+function onConnectMethod(_request: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => socket.destroy());
+  const answer = refused(problems.invalidRequest('CONNECT is not supported: bvs-mock is an API server, not a proxy. Send the request itself (GET, POST, PATCH, DELETE) to this address.'));
+  socket.end(rawResponse(answer), () => socket.destroy());
+}
+
+/** Requests the core did not answer (unparsable HTTP, no Host, a failure) get ids of their own. */
 let connectionErrors = 0;
 
-/** A response written straight onto a socket, closing it. */
+/** The answer to a request the core did not answer, in the error shape, with an id of its own, closing the connection. */
+function refused(problem: ApiProblem): CoreResponse {
+  connectionErrors += 1;
+  const requestId = `req_conn_${connectionErrors.toString().padStart(6, '0')}`;
+  const answer = problem.toResponse(requestId);
+  answer.headers['x-request-id'] = requestId;
+  answer.headers.connection = 'close';
+  return answer;
+}
+
+/** A response written straight onto a socket that has no HTTP server any more. */
 function rawResponse(answer: CoreResponse): Buffer {
   const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : Buffer.from(answer.body);
   const head = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`];
@@ -105,43 +226,74 @@ function rawResponse(answer: CoreResponse): Buffer {
   return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body]);
 }
 
-/** Reads the request line and headers of a plain request on the TLS port and lets the core answer it. */
-async function answerPlainRequest(core: ApiCore, chunk: Buffer): Promise<Buffer> {
-  const text = chunk.toString('latin1');
-  const line = /^([A-Z]+) (\S+) HTTP\/1\.[01]\r?\n/.exec(text);
-  if (!line) return unparsable('the connection sent neither TLS nor HTTP');
-  const headers: CoreRequest['headers'] = {};
-  for (const header of text.slice(line[0].length).split(/\r?\n/)) {
-    const colon = header.indexOf(':');
-    if (colon > 0) headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
-  }
-  const url = new URL(line[2]!, 'http://bvs-mock.local');
-  return rawResponse(await core.handle({ method: line[1]!, path: url.pathname, query: url.searchParams, headers, body: Buffer.alloc(0), secure: false }));
+const BASE = 'http://bvs-mock.local';
+
+/** The path and query of a request target (RFC 9112 §3.2), or null when it is none ("http://[::1", a port above 65535). */
+function parseTarget(target: string): URL | null {
+  // The origin form is a path even when it starts with "//", which URL alone reads as a host.
+  if (target.startsWith('/')) return URL.canParse(`${BASE}${target}`) ? new URL(`${BASE}${target}`) : null;
+  // The absolute form, or anything else resolved as a path ("*").
+  return URL.canParse(target, BASE) ? new URL(target, BASE) : null;
 }
 
-/** The answer to a request node's HTTP parser refused (an unknown method, a malformed line). */
-function unparsable(reason: string): Buffer {
-  connectionErrors += 1;
-  const requestId = `req_conn_${connectionErrors.toString().padStart(6, '0')}`;
-  const answer = problems.invalidRequest(`The request could not be read as HTTP/1.1 (${reason}). Send a standard method (GET, POST, PATCH, DELETE) and well-formed headers.`).toResponse(requestId);
-  answer.headers['x-request-id'] = requestId;
-  return rawResponse(answer);
+/** How one of the HTTP servers answers its requests. */
+interface AnswerMode {
+  /** Whether the request arrived over TLS. */
+  secure: boolean;
+  /** Close the connection after the answer (plain HTTP on the TLS port). */
+  closeAfter: boolean;
 }
 
-async function handle(options: NodeServerOptions, request: IncomingMessage, response: ServerResponse, secure: boolean): Promise<void> {
+function answerWith(options: NodeServerOptions, mode: AnswerMode) {
+  return (request: IncomingMessage, response: ServerResponse) => {
+    void handle(options, { request, response, ...mode });
+  };
+}
+
+async function handle(options: NodeServerOptions, { request, response, secure, closeAfter }: AnswerMode & { request: IncomingMessage; response: ServerResponse }): Promise<void> {
+  let phase: 'reading' | 'answering' | 'writing' = 'reading';
+  // The idle timeout is for a silent client, not for the server's own time: an api_latency fault may hold an answer for minutes.
+  response.on('timeout', () => {
+    if (phase !== 'answering') response.destroy();
+  });
   try {
     const body = await readBody(request, options.bodyLimit);
-    const url = new URL(request.url ?? '/', 'http://bvs-mock.local');
-    const headers: CoreRequest['headers'] = {};
-    for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    const answer = await options.core.handle({ method: request.method ?? 'GET', path: url.pathname, query: url.searchParams, headers, body, secure });
+    const url = parseTarget(request.url ?? '/');
+    let answer: CoreResponse;
+    if (request.httpVersion === '1.1' && request.headers.host === undefined) {
+      answer = refused(problems.invalidRequest('An HTTP/1.1 request needs a Host header (RFC 9112 §3.2). Send `Host: <host>:<port>` of this server.'));
+    } else if (url === null) {
+      answer = refused(problems.invalidRequest(`The request target ${JSON.stringify((request.url ?? '').slice(0, 200))} is not a path or URL. Send a path such as /api/v2/entity_validations.`));
+    } else {
+      const headers: CoreRequest['headers'] = {};
+      for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+      phase = 'answering';
+      answer = await options.core.handle({ method: request.method ?? 'GET', path: url.pathname, query: url.searchParams, headers, body, secure });
+    }
+    phase = 'writing';
+    if (closeAfter) answer.headers.connection = 'close';
+    // The length up front: one write of head and body, no chunked encoding (bench:api).
+    if (request.method !== 'HEAD') answer.headers['content-length'] = String(typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength);
     response.writeHead(answer.status, answer.headers);
     response.end(answer.body);
   } catch (error) {
-    // Only a broken connection gets here (the core answers every error itself).
-    if (!response.headersSent) response.writeHead(400, { 'content-type': 'text/plain', connection: 'close' });
-    response.end();
-    request.destroy(error as Error);
+    if (phase === 'reading') {
+      // The connection broke while the request arrived: nobody is left to read an answer.
+      if (!response.headersSent) response.writeHead(400, { 'content-type': 'text/plain', connection: 'close' });
+      response.end();
+      request.destroy(error as Error);
+      return;
+    }
+    // A bug past the core's own catch (or an answer node refuses to write): one generic 500, logged, never a crashed process (STYLE.md rule 5).
+    const answer = refused(problems.internal());
+    const requestId = answer.headers['x-request-id']!;
+    if (options.logError) options.logError(requestId, error);
+    else process.stderr.write(`bvs-mock: ${requestId}: unexpected error in the node server: ${(error as Error)?.stack ?? String(error)}\n`);
+    if (response.headersSent) response.destroy();
+    else {
+      response.writeHead(answer.status, answer.headers);
+      response.end(answer.body);
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 import { createMock, type Mock, type MockOptions } from './create-mock';
-import { startNodeServer, type RunningServer } from './node-server';
+import { startNodeServer, type ConnectionTimeouts, type RunningServer } from './node-server';
 import { selfSignedCertificate, type TlsMaterial } from './self-signed-certificate';
 
 /** Options of {@link startServer}: the mock's, plus where and how to listen. */
@@ -11,6 +11,8 @@ export interface ServerOptions extends MockOptions {
   http?: boolean;
   /** A certificate and key to use instead of a self-signed one. */
   tls?: TlsMaterial;
+  /** How long each stage of a connection may take; each field left out keeps its default (DEFAULT_CONNECTION_TIMEOUTS in node-server.ts). */
+  timeouts?: Partial<ConnectionTimeouts>;
 }
 
 /** A running bvs-mock: the mock, and the server around it. */
@@ -32,7 +34,7 @@ export async function startServer(options: ServerOptions = {}): Promise<StartedS
   const mock = createMock({ ...options, requireHttps: options.requireHttps ?? !options.http });
   let server: RunningServer;
   try {
-    server = await startNodeServer({ core: mock.core, host, port: options.port ?? 4010, tls, bodyLimit: mock.services.bodyLimit });
+    server = await startNodeServer({ core: mock.core, host, port: options.port ?? 4010, tls, bodyLimit: mock.services.bodyLimit, timeouts: options.timeouts, logError: mock.services.logError });
   } catch (error) {
     mock.dispose();
     throw error;
