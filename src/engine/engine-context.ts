@@ -1,13 +1,18 @@
 import type { SimulatedClock } from '../clock';
 import type { UrlSigner } from '../reports/url-signer';
-import type { WebhookEvent } from '../schemas';
+import type { EventType } from '../schemas';
 import type { IdSource } from './id-source';
 import type { OrganizationState } from './organization-state';
 
 /** What to emit: the engine adds the sequence number, organization and time. */
 export interface EmitInput {
-  /** The envelope; its `type` is the event type. */
-  body: WebhookEvent;
+  type: EventType;
+  /**
+   * Renders the resource the envelope carries. Called at most once, during the emission (so the
+   * payload is a snapshot of that instant), and only when a sink reads the body: an event nobody
+   * receives is never rendered.
+   */
+  resource: () => unknown;
   validationId: string;
   resourceId: string;
   legacyWebhookUrl: string | null;

@@ -10,7 +10,9 @@ import type {
   Scenario,
   ScenarioInformationRequest,
   StakeholderInput,
+  WebhookEvent,
 } from '../schemas';
+import { EVENT_RESOURCE_KEYS } from '../schemas';
 import { done, refuse, type ActionResult } from './action-result';
 import { FILE_PATHS, type EngineContext, type PlaySettings } from './engine-context';
 import type { EngineEvent, EventSink } from './engine-event';
@@ -92,7 +94,9 @@ export class Engine {
   private readonly ids: IdSource;
   private readonly options: EngineOptions;
   private readonly organizations = new Map<string, OrganizationState>();
-  private readonly sinks = new Set<EventSink>();
+  /** Sinks, and whether each needs the body rendered at emission (it may read it later). */
+  private readonly sinks = new Map<EventSink, boolean>();
+  private eagerSinks = 0;
   /** Plays by main batch id, and scenarios by main validation id (for revalidations). */
   private readonly plays = new Map<string, TreePlay>();
   private readonly scenarioOf = new Map<string, Scenario>();
@@ -115,25 +119,45 @@ export class Engine {
       signer: options.signer,
       emit: (state, input) => {
         this.sequence += 1;
+        let body: WebhookEvent | undefined;
+        const key = EVENT_RESOURCE_KEYS[input.type];
         const event: EngineEvent = {
           sequence: this.sequence,
           organizationId: state.id,
-          type: input.body.type,
-          body: input.body,
+          type: input.type,
+          // Rendered on first read, which sinks do during the emission: a snapshot of this instant,
+          // and no rendering at all for an event nobody receives.
+          get body() {
+            return (body ??= { type: input.type, [key]: input.resource() } as WebhookEvent);
+          },
           validationId: input.validationId,
           resourceId: input.resourceId,
           legacyWebhookUrl: input.legacyWebhookUrl,
           emittedAt: options.clock.iso(),
         };
-        for (const sink of this.sinks) sink(event);
+        // A sink that did not promise to read the body right away gets it rendered now, before state moves on.
+        if (this.eagerSinks > 0) void event.body;
+        for (const sink of this.sinks.keys()) sink(event);
       },
     };
   }
 
-  /** Adds a sink for every event from now on; returns a function that removes it. */
-  subscribe(sink: EventSink): () => void {
-    this.sinks.add(sink);
-    return () => this.sinks.delete(sink);
+  /**
+   * Adds a sink for every event from now on; returns a function that removes it.
+   * With `{ readsBodyAtOnce: true }` the sink promises to read `event.body` only
+   * while it is called (or not at all), so bodies nobody needs are never rendered.
+   */
+  subscribe(sink: EventSink, options: { readsBodyAtOnce?: boolean } = {}): () => void {
+    if (this.sinks.has(sink)) return () => this.unsubscribe(sink);
+    const eager = options.readsBodyAtOnce !== true;
+    this.sinks.set(sink, eager);
+    if (eager) this.eagerSinks += 1;
+    return () => this.unsubscribe(sink);
+  }
+
+  private unsubscribe(sink: EventSink): void {
+    if (this.sinks.get(sink) === true) this.eagerSinks -= 1;
+    this.sinks.delete(sink);
   }
 
   /** The state of one organization (created empty on first use). */
@@ -397,7 +421,8 @@ export class Engine {
       }
       const root = OrganizationState.must(state.validations, validation.rootId);
       this.ctx.emit(state, {
-        body: { type: 'entity_validation.stakeholder.created', stakeholder: renderValidation(state, validation) },
+        type: 'entity_validation.stakeholder.created',
+        resource: () => renderValidation(state, validation),
         validationId: root.id,
         resourceId: validation.id,
         legacyWebhookUrl: root.webhook?.webhook_url ?? null,

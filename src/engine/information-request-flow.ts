@@ -1,5 +1,5 @@
 import type { TimerHandle } from '../clock';
-import type { ScenarioInformationRequest, ScenarioInformationRequestStep, WebhookEvent } from '../schemas';
+import type { ScenarioInformationRequest, ScenarioInformationRequestStep, EventType } from '../schemas';
 import { done, refuse, type ActionResult } from './action-result';
 import type { EngineContext } from './engine-context';
 import { recipientPath } from './engine-context';
@@ -121,7 +121,7 @@ export class InformationRequestFlow {
     if (!this.record.collected && items.every((item) => item.status !== 'pending')) {
       // all_items_collected fires when the recipient has submitted everything (spec §6, Triggers).
       this.record.collected = true;
-      this.emit({ type: 'information_request.all_items_collected', information_request: this.render() }, this.record.id);
+      this.emit('information_request.all_items_collected', () => this.render(), this.record.id);
       this.setStatus('items_collected');
     }
     return done(undefined);
@@ -133,7 +133,7 @@ export class InformationRequestFlow {
     item.documentId = item.kind === 'document' ? this.ctx.ids.next('doc') : null;
     item.extractedData = failed ? null : structuredClone(item.script.extracted_data);
     item.updatedAt = this.ctx.clock.iso();
-    this.emit({ type: 'information_request.requestable_item.extracted', requestable_item: renderRequestableItem(item) }, item.id);
+    this.emit('information_request.requestable_item.extracted', () => renderRequestableItem(item), item.id);
   }
 
   /** The AI analysis completes. */
@@ -142,7 +142,7 @@ export class InformationRequestFlow {
     const at = this.ctx.clock.iso();
     this.record.informationSheet = structuredClone(input.information_sheet);
     this.record.analysisChat.push(...input.chat.map((message) => ({ ...message, created_at: at })));
-    this.emit({ type: 'information_request.analysis_success', information_request: this.render() }, this.record.id);
+    this.emit('information_request.analysis_success', () => this.render(), this.record.id);
     this.setStatus('in_review');
     return done(undefined);
   }
@@ -156,7 +156,7 @@ export class InformationRequestFlow {
     const assignment = { id, informationRequestId: this.record.id, reviewerEmail: input.reviewer_email, role: input.role, status: 'in_progress' as const, createdAt: now, updatedAt: now };
     this.state.assignments.set(id, assignment);
     this.record.assignmentIds.push(id);
-    this.emit({ type: 'information_request.assignment.updated', assignment: renderAssignment(assignment) }, id);
+    this.emit('information_request.assignment.updated', () => renderAssignment(assignment), id);
     return done(id);
   }
 
@@ -167,7 +167,7 @@ export class InformationRequestFlow {
     if (assignment.status === 'completed') return refuse('conflict', `the assignment of ${reviewerEmail} is already completed`);
     assignment.status = 'completed';
     assignment.updatedAt = this.ctx.clock.iso();
-    this.emit({ type: 'information_request.assignment.updated', assignment: renderAssignment(assignment) }, assignment.id);
+    this.emit('information_request.assignment.updated', () => renderAssignment(assignment), assignment.id);
     return done(undefined);
   }
 
@@ -176,23 +176,23 @@ export class InformationRequestFlow {
     if (this.record.status === 'evaluated') return refuse('conflict', 'the request is already evaluated; evaluated fires only once per submission');
     this.record.responsibleComment = comment;
     this.record.status = 'evaluated';
-    this.emit({ type: 'information_request.evaluated', information_request: this.render() }, this.record.id);
-    this.emit({ type: 'information_request.status_updated', information_request: this.render() }, this.record.id);
+    this.emit('information_request.evaluated', () => this.render(), this.record.id);
+    this.emit('information_request.status_updated', () => this.render(), this.record.id);
     return done(undefined);
   }
 
   private setStatus(status: InformationRequestRecord['status']): void {
     if (this.record.status === status) return;
     this.record.status = status;
-    this.emit({ type: 'information_request.status_updated', information_request: this.render() }, this.record.id);
+    this.emit('information_request.status_updated', () => this.render(), this.record.id);
   }
 
   private render() {
     return renderInformationRequest(this.state, this.record);
   }
 
-  private emit(body: WebhookEvent, resourceId: string): void {
-    this.ctx.emit(this.state, { body, validationId: this.root.id, resourceId, legacyWebhookUrl: this.record.webhook?.webhook_url ?? null });
+  private emit(type: EventType, resource: () => unknown, resourceId: string): void {
+    this.ctx.emit(this.state, { type, resource, validationId: this.root.id, resourceId, legacyWebhookUrl: this.record.webhook?.webhook_url ?? null });
   }
 
   /** Whether nothing of this is scheduled any more (docs/fidelity.md, "Retention"). */

@@ -1,5 +1,5 @@
 import type { TimerHandle } from '../clock';
-import type { Scenario, ScenarioEntity, ScenarioPartner, WebhookEvent } from '../schemas';
+import type { Scenario, ScenarioEntity, ScenarioPartner, EventType } from '../schemas';
 import type { EngineContext, PlaySettings } from './engine-context';
 import { FILE_PATHS } from './engine-context';
 import { OrganizationState } from './organization-state';
@@ -149,7 +149,7 @@ export class TreePlay {
     } else {
       this.failed = true;
     }
-    this.emit({ type: 'data_source_run_batch.data_source_run.ready', data_source_run: renderRun(run) }, run.id);
+    this.emit('data_source_run_batch.data_source_run.ready', () => renderRun(run), run.id);
     if (status === 'succeeded') {
       if (run.type === discoveryRun(entity.script)) this.discoverPartners(entity);
       const formation = entity.script.formation;
@@ -190,7 +190,7 @@ export class TreePlay {
     entity.batch.updatedAt = this.ctx.clock.iso();
     entity.partnersLeft += children.length;
     if (added.length > 0) {
-      this.emit({ type: 'entity_validation.stakeholder.created', stakeholder: renderValidation(this.state, entity.validation) }, entity.validation.id);
+      this.emit('entity_validation.stakeholder.created', () => renderValidation(this.state, entity.validation), entity.validation.id);
     }
     for (const child of children) this.startEntity(child);
   }
@@ -226,7 +226,7 @@ export class TreePlay {
     const list = this.state.formations.get(entity.validation.id) ?? [];
     list.push(formation);
     this.state.formations.set(entity.validation.id, list);
-    this.emit({ type: 'entity_validation.formation.ready', formation: renderFormation(this.state, formation) }, entity.validation.id);
+    this.emit('entity_validation.formation.ready', () => renderFormation(this.state, formation), entity.validation.id);
   }
 
   private runEnded(entity: EntityPlay): void {
@@ -235,7 +235,7 @@ export class TreePlay {
     entity.batch.runsSucceeded = entity.batch.runIds.every((id) => must(this.state.runs, id).status === 'succeeded');
     entity.batch.updatedAt = this.ctx.clock.iso();
     if (entity.parent === null) {
-      this.emit({ type: 'data_source_run_batch.ready', data_source_run_batch: renderBatch(this.state, entity.batch) }, entity.batch.id);
+      this.emit('data_source_run_batch.ready', () => renderBatch(this.state, entity.batch), entity.batch.id);
     }
     this.checkComplete(entity);
   }
@@ -257,7 +257,7 @@ export class TreePlay {
     const childBatchesReady = this.scenario.settings.child_batches_ready ?? this.settings.child_batches_ready;
     if (childBatchesReady && !this.root.childBatchesReadyFired) {
       this.root.childBatchesReadyFired = true;
-      this.emit({ type: 'data_source_run_batch.child_batches_ready', data_source_run_batch: renderBatch(this.state, this.rootBatch) }, this.rootBatch.id);
+      this.emit('data_source_run_batch.child_batches_ready', () => renderBatch(this.state, this.rootBatch), this.rootBatch.id);
     }
     this.schedule(this.ctx.clock.now() + this.scenario.report_after, () => this.reportReady());
   }
@@ -272,11 +272,11 @@ export class TreePlay {
       const request = this.state.informationRequests.get(this.rootBatch.informationRequestId);
       if (request) request.consolidatedReportUrl = url;
     }
-    this.emit({ type: 'data_source_run_batch.consolidated_report_ready', data_source_run_batch: renderBatch(this.state, this.rootBatch) }, this.rootBatch.id);
+    this.emit('data_source_run_batch.consolidated_report_ready', () => renderBatch(this.state, this.rootBatch), this.rootBatch.id);
   }
 
-  private emit(body: WebhookEvent, resourceId: string): void {
-    this.ctx.emit(this.state, { body, validationId: this.root.id, resourceId, legacyWebhookUrl: this.root.webhook?.webhook_url ?? null });
+  private emit(type: EventType, resource: () => unknown, resourceId: string): void {
+    this.ctx.emit(this.state, { type, resource, validationId: this.root.id, resourceId, legacyWebhookUrl: this.root.webhook?.webhook_url ?? null });
   }
 
   /** Whether nothing of this is scheduled any more (docs/fidelity.md, "Retention"). */

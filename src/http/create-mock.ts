@@ -139,9 +139,10 @@ export function createMock(options: MockOptions = {}): Mock {
     onAttempt: options.onDeliveryAttempt,
     onError: (error) => logError('delivery', error),
   });
-  engine.subscribe((event) => deliveries.accept(event));
+  // Both read what they need during the emission, so an event no receiver gets is never rendered.
+  engine.subscribe((event) => deliveries.accept(event), { readsBodyAtOnce: true });
   const emittedEvents = new Map<string, number>();
-  engine.subscribe((event) => emittedEvents.set(event.type, (emittedEvents.get(event.type) ?? 0) + 1));
+  engine.subscribe((event) => emittedEvents.set(event.type, (emittedEvents.get(event.type) ?? 0) + 1), { readsBodyAtOnce: true });
   // Instant mode waits for deliveries before moving time on: they happen at their events' time, in order.
   // A slow receiver stops being waited for after a bound (docs/fidelity.md, "Slow receivers").
   clock.setInstantBarrier(() => deliveries.instantBarrier());
