@@ -1,5 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from '../files/read-regular-file';
 import { parse as parseYaml } from 'yaml';
+
+/** Largest payload file `validate` reads: recorded NDJSON logs can be long, but a FIFO or a disk image is a mistake. */
+export const MAX_PAYLOAD_FILE_BYTES = 64 * 1024 * 1024;
 
 /** One payload read from a file: a JSON value, or why it could not be read. */
 export type PayloadFile = { file: string; ok: true; body: unknown } | { file: string; ok: false; reason: string };
@@ -10,12 +13,9 @@ export type PayloadFile = { file: string; ok: true; body: unknown } | { file: st
  * named `file:line`), `.yaml`/`.yml` files one YAML document.
  */
 export function readPayloadFiles(file: string): PayloadFile[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    return [{ file, ok: false, reason: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})` }];
-  }
+  const read = readRegularFile({ file, limit: MAX_PAYLOAD_FILE_BYTES, expected: 'a payload file (JSON, YAML or NDJSON)', whenTooLarge: 'split it into smaller files' });
+  if (!read.ok) return [{ file, ok: false, reason: read.message }];
+  const text = read.text;
   if (/\.(ndjson|jsonl)$/i.test(file)) {
     return text
       .split('\n')

@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isClockMode, type ClockMode } from '../clock';
 import { loadConfig } from '../config';
-import { readRegularFile } from '../config/load-config';
+import { readRegularFile } from '../files/read-regular-file';
 import { startServer, type StartedServer } from '../http/start-server';
 import { DEFAULT_MAX_DELIVERY_RECORDS } from '../delivery/deliveries';
 import { DEFAULT_MAX_VALIDATIONS } from '../engine';

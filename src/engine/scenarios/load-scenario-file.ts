@@ -1,5 +1,5 @@
 import { LineCounter, parseDocument } from 'yaml';
-import { readRegularFile } from '../../config/load-config';
+import { readRegularFile } from '../../files/read-regular-file';
 import { Scenario, toIssues } from '../../schemas';
 import { lineOfJsonPath } from './locate-json-path';
 import type { ScenarioFileIssue } from './scenario-file-issue';
