@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * `npm run bench:api`: how fast the standalone server answers, next to a plain express 5 app
- * and Prism's mock, all on loopback in one run, each server in its own child process so the
- * load generator (autocannon, in this process) never shares an event loop with a server.
- * Targets (issue "API server"): GET of a validation at least 0.6 x express and 2 x Prism;
- * POST of a validation at least 0.3 x express's GET; `bvs-mock serve` healthy within 1 s.
+ * `npm run bench:api`: how fast the standalone server answers, next to a bare `node:http`
+ * server, a plain express 5 app and Prism's mock, all on loopback in one run, each server in its
+ * own child process so the load generator (autocannon, in this process) never shares an event
+ * loop with a server. Then a sustained run: a fresh `bvs-mock serve --http` (default retention)
+ * takes creations for BENCH_API_SUSTAINED seconds while its RSS is sampled every second.
+ * Targets: GET of a validation at least 0.5 x bare node:http (same body bytes), 0.6 x express
+ * and 2 x Prism; POST of a validation at least 1 x express's GET; `bvs-mock serve` healthy within
+ * 1 s; 60 s of sustained creation ending under 500 MB RSS with the default retention.
  * Runs the built package (bin/ over dist/), as users do. It reports and exits 0 even when a
  * target is missed; it exits 1 only when something could not be measured at all.
  *
  * Environment: BENCH_API_DURATION (s, default 8), BENCH_API_WARMUP (s, default 2),
+ * BENCH_API_SUSTAINED (s, default 60; 0 skips the sustained run),
  * BENCH_API_CPU_PROF=dir runs the bvs-mock server child under `node --cpu-prof` into dir.
  */
 const { spawn } = require('node:child_process');
@@ -24,6 +28,7 @@ const autocannon = require('autocannon');
 const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'bvs-mock.js');
 const BASELINE = path.join(__dirname, 'express-baseline.js');
+const BARE_BASELINE = path.join(__dirname, 'bare-node-baseline.js');
 const DOCUMENT = path.join(ROOT, 'openapi', 'openapi.yaml');
 const API_KEY = 'test_key_default';
 const AUTH = { authorization: `Bearer ${API_KEY}` };
@@ -32,6 +37,11 @@ const HAPPY = { tin: '76920415-6', country: 'CL' };
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_API_DURATION || 8);
 const WARMUP_S = Number(process.env.BENCH_API_WARMUP || 2);
+const SUSTAINED_S = process.env.BENCH_API_SUSTAINED ? Number(process.env.BENCH_API_SUSTAINED) : 60;
+/** Resident memory the sustained run must end under, with the default retention. */
+const SUSTAINED_RSS_TARGET_MB = 500;
+/** What the bare node:http contender must send, as bvs-mock does. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const CPU_PROF_DIR = process.env.BENCH_API_CPU_PROF;
 const POLL_MS = 20;
 
@@ -126,7 +136,7 @@ function listeningUrl(child, timeoutMs = 15_000) {
   });
 }
 
-/** One request without keep-alive; resolves status and body text, or rejects on a connection error. */
+/** One request without keep-alive; resolves status, headers and body text, or rejects on a connection error. */
 function request(url, { method = 'GET', headers = {}, body } = {}) {
   const target = new URL(url);
   const transport = target.protocol === 'https:' ? https : http;
@@ -135,7 +145,7 @@ function request(url, { method = 'GET', headers = {}, body } = {}) {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode, body: text }));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: text }));
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error(`${method} ${url}: no answer within 5 s`)));
@@ -268,6 +278,65 @@ async function load(name, options) {
   return { rps: ok / result.duration, p99: result.latency.p99, ok, failed, non2xx: result.non2xx, errors: result.errors + result.timeouts, sent: result.requests.sent };
 }
 
+/**
+ * A fresh `bvs-mock serve --http` (default retention, instant clock: every creation is played to
+ * its end) takes happy-partners creations from autocannon for SUSTAINED_S seconds, no warm-up;
+ * its RSS is sampled every second and once more when the clock has caught up. Resolves the
+ * load figures, the RSS samples and what `GET /_mock/health` says about retention at the end.
+ */
+async function sustainedCreation() {
+  const child = launch('bvs-mock serve --http (sustained)', [BIN, 'serve', '--http', '--port', '0', '--clock', 'instant']);
+  try {
+    const url = await listeningUrl(child);
+    const started = Date.now();
+    const samples = [];
+    const sample = () => {
+      const mb = rssMb(child.pid);
+      if (mb != null) samples.push({ s: (Date.now() - started) / 1000, mb });
+    };
+    sample();
+    const sampler = setInterval(sample, 1_000);
+    let result;
+    try {
+      result = await autocannon({
+        url: `${url}/api/v2/entity_validations`,
+        connections: CONNECTIONS,
+        duration: SUSTAINED_S,
+        method: 'POST',
+        headers: { ...AUTH, 'content-type': 'application/json' },
+        body: JSON.stringify(HAPPY),
+      });
+    } finally {
+      clearInterval(sampler);
+    }
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited during the run:\n${tailOf(child)}`);
+    // Let the instant clock finish playing what was created before the last reading.
+    await request(`${url}/_mock/clock/run`, { method: 'POST' }).catch(() => undefined);
+    sample();
+    const health = await request(`${url}/_mock/health`);
+    if (health.status !== 200) throw new Error(`GET /_mock/health answered ${health.status} after the run: ${health.body.slice(0, 300)}`);
+    const retention = JSON.parse(health.body).retention ?? null;
+    const ok = result['2xx'];
+    if (ok === 0) throw new Error(`no 2xx answer under load (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`);
+    if (samples.length < 2) throw new Error('no RSS reading of the server (no /proc?)');
+    return {
+      ok,
+      rps: ok / result.duration,
+      seconds: result.duration,
+      p99: result.latency.p99,
+      failed: result.non2xx + result.errors + result.timeouts,
+      non2xx: result.non2xx,
+      errors: result.errors + result.timeouts,
+      samples,
+      rssPeak: Math.max(...samples.map((entry) => entry.mb)),
+      rssFinal: samples[samples.length - 1].mb,
+      retention,
+    };
+  } finally {
+    await stop(child);
+  }
+}
+
 /** Runs one measurement; a failure is recorded (the script then exits 1) instead of stopping the others. */
 const failures = [];
 async function attempt(name, run) {
@@ -315,6 +384,7 @@ async function main() {
   const bvs = await attempt('bvs-mock serve --http', startBvsMock);
   let validation = null;
   let express = null;
+  let bare = null;
   let prism = null;
   let prismStarts = null;
   let bodyFile = null;
@@ -329,6 +399,15 @@ async function main() {
         const url = await listeningUrl(child);
         const answer = await request(`${url}${validation.path}`);
         if (answer.status !== 200 || JSON.stringify(JSON.parse(answer.body)) !== JSON.stringify(JSON.parse(validation.body))) throw new Error(`express baseline answered ${answer.status} with another body`);
+        return { child, url };
+      });
+      bare = await attempt('bare node:http baseline', async () => {
+        const child = launch('bare node:http baseline', [BARE_BASELINE, bodyFile]);
+        const url = await listeningUrl(child);
+        const answer = await request(`${url}${validation.path}`, { headers: AUTH });
+        if (answer.status !== 200 || answer.body !== validation.body || answer.headers['content-type'] !== JSON_CONTENT_TYPE) {
+          throw new Error(`bare node:http baseline answered ${answer.status} (${answer.headers['content-type']}) with ${answer.body === validation.body ? 'the same' : 'another'} body`);
+        }
         return { child, url };
       });
     }
@@ -347,6 +426,7 @@ async function main() {
 
     const get = (url) => ({ url: `${url}${apiPath}`, headers: AUTH });
     if (express) figures.express = await attempt('express GET', () => load('express GET', get(express.url)));
+    if (bare) figures.bare = await attempt('bare node:http GET', () => load('bare node:http GET', get(bare.url)));
     if (validation) figures.bvsGet = await attempt('bvs-mock GET', () => load('bvs-mock GET', get(bvs.url)));
     if (prism) figures.prism = await attempt('Prism GET', () => load('Prism GET', get(prism.url)));
     if (bvs) {
@@ -374,8 +454,12 @@ async function main() {
       prism: prism ? Buffer.byteLength(prism.body) : null,
     };
   } finally {
-    for (const contender of [prism, express, bvs]) if (contender) await stop(contender.child);
+    for (const contender of [prism, express, bare, bvs]) if (contender) await stop(contender.child);
   }
+
+  // Last, alone on the machine: a long run of creations against a fresh server.
+  if (SUSTAINED_S > 0) figures.sustained = await attempt('bvs-mock sustained POST', sustainedCreation);
+  else if (!(SUSTAINED_S === 0)) failures.push(`bvs-mock sustained POST: BENCH_API_SUSTAINED=${process.env.BENCH_API_SUSTAINED} is not a number of seconds`);
 
   const stillOpen = [];
   for (const port of ports) if (await isListening(port)) stillOpen.push(port);
@@ -388,11 +472,13 @@ async function main() {
 }
 
 function print({ busy, bvsStarts, prismStarts, figures, stillOpen }) {
-  const { express, bvsGet, prism, bvsPost, bodies } = figures;
+  const { express, bare, bvsGet, prism, bvsPost, sustained, bodies } = figures;
   const cells = (figure) => (figure ? [int(figure.rps), `${figure.p99} ms`] : ['not measured', '—']);
   const ratio = (a, b) => (a && b ? a.rps / b.rps : null);
   const getVsExpress = ratio(bvsGet, express);
   const getVsPrism = ratio(bvsGet, prism);
+  const getVsBare = ratio(bvsGet, bare);
+  const bareVsExpress = ratio(bare, express);
   const postVsExpress = ratio(bvsPost, express);
   const prismVsExpress = ratio(prism, express);
   const bvsStart = bvsStarts ? median(bvsStarts) : null;
@@ -411,10 +497,19 @@ function print({ busy, bvsStarts, prismStarts, figures, stillOpen }) {
     row(['measure', 'requests/s (2xx)', 'p99', 'ratio', 'target', 'result']),
     row(['---', '---', '---', '---', '---', '---']),
     row(['express 5 baseline: GET /api/v2/entity_validations/:id, same body, res.json', ...cells(express), '1.00 (reference)', '—', '—']),
+    row(['bare node:http baseline: GET same path, same body bytes, status and content-type, no routing', ...cells(bare), ratioCell(bareVsExpress, 'express'), '—', '—']),
     row(['bvs-mock GET /api/v2/entity_validations/:id (happy-partners, played)', ...cells(bvsGet), ratioCell(getVsExpress, 'express'), '≥ 0.6 × express', mark(check(getVsExpress, getVsExpress >= 0.6))]),
     row(['Prism 5.14.2 mock: GET same path, evl_ id', ...cells(prism), ratioCell(prismVsExpress, 'express'), '—', '—']),
+    row(['bvs-mock GET vs bare node:http GET', '', '', ratioCell(getVsBare, 'bare node:http'), '≥ 0.5 × bare node:http', mark(check(getVsBare, getVsBare >= 0.5))]),
     row(['bvs-mock GET vs Prism GET', '', '', ratioCell(getVsPrism, 'Prism'), '≥ 2 × Prism', mark(check(getVsPrism, getVsPrism >= 2))]),
-    row(['bvs-mock POST /api/v2/entity_validations (happy-partners TIN, each creates and plays one)', ...cells(bvsPost), ratioCell(postVsExpress, 'express GET'), '≥ 0.3 × express GET', mark(check(postVsExpress, postVsExpress >= 0.3))]),
+    row(['bvs-mock POST /api/v2/entity_validations (happy-partners TIN, each creates and plays one)', ...cells(bvsPost), ratioCell(postVsExpress, 'express GET'), '≥ 1 × express GET', mark(check(postVsExpress, postVsExpress >= 1))]),
+    row([
+      `bvs-mock sustained POST creation, ${SUSTAINED_S > 0 ? `${SUSTAINED_S} s` : 'skipped (BENCH_API_SUSTAINED=0)'}, fresh server, no warm-up, default retention (requests/s = creations/s)`,
+      ...(SUSTAINED_S > 0 ? cells(sustained) : ['—', '—']),
+      sustained ? `final RSS ${Math.round(sustained.rssFinal)} MB (peak ${Math.round(sustained.rssPeak)} MB)` : SUSTAINED_S > 0 ? 'not measured' : '—',
+      `final RSS < ${SUSTAINED_RSS_TARGET_MB} MB with the default retention`,
+      SUSTAINED_S > 0 ? mark(sustained ? sustained.rssFinal < SUSTAINED_RSS_TARGET_MB : null) : 'skipped',
+    ]),
     row([
       'bvs-mock serve (HTTPS) spawn to GET /_mock/health 200, median of 5',
       '—',
@@ -433,13 +528,24 @@ function print({ busy, bvsStarts, prismStarts, figures, stillOpen }) {
     ]),
   ];
   const notes = [];
-  if (bodies && bodies.bvs != null) notes.push(`Body sizes: bvs-mock and express ${bodies.bvs} bytes${bodies.prism != null ? `; Prism ${bodies.prism} bytes (its static example from the document)` : ''}.`);
-  for (const [name, figure] of [['express GET', express], ['bvs-mock GET', bvsGet], ['Prism GET', prism], ['bvs-mock POST', bvsPost]]) {
+  if (bodies && bodies.bvs != null) notes.push(`Body sizes: bvs-mock, bare node:http and express ${bodies.bvs} bytes${bodies.prism != null ? `; Prism ${bodies.prism} bytes (its static example from the document)` : ''}.`);
+  for (const [name, figure] of [['express GET', express], ['bare node:http GET', bare], ['bvs-mock GET', bvsGet], ['Prism GET', prism], ['bvs-mock POST', bvsPost], ['bvs-mock sustained POST', sustained]]) {
     if (figure && figure.failed > 0) notes.push(`${name}: ${figure.non2xx} non-2xx answers and ${figure.errors} errors/timeouts besides ${figure.ok} 2xx (excluded from requests/s).`);
   }
   if (bvsPost) {
     const mb = (value) => (value == null ? '?' : `${Math.round(value)} MB`);
     notes.push(`bvs-mock POST: ${int(bvsPost.ok)} validations created in the ${DURATION_S} s (plus the warm-up's), each played to the end by the instant clock and kept until reset; server RSS ${mb(bvsPost.rssBefore)} before, peak ${mb(bvsPost.rssPeak)}, ${mb(bvsPost.rssAfter)} after.`);
+  }
+  if (sustained) {
+    const mb = (value) => `${Math.round(value)} MB`;
+    const every = Math.max(1, Math.round(SUSTAINED_S / 12));
+    const trace = sustained.samples.filter((entry, index) => index % every === 0 || index === sustained.samples.length - 1).map((entry) => `${Math.round(entry.s)} s ${mb(entry.mb)}`);
+    notes.push(
+      `bvs-mock sustained POST: ${int(sustained.ok)} validations created in ${sustained.seconds} s (${int(sustained.rps)} creations/s, p99 ${sustained.p99} ms), each played to the end by the instant clock; ` +
+        `server RSS peak ${mb(sustained.rssPeak)}, final ${mb(sustained.rssFinal)} (target < ${SUSTAINED_RSS_TARGET_MB} MB: ${sustained.rssFinal < SUSTAINED_RSS_TARGET_MB ? 'met' : 'not met'}); ${sustained.samples.length} samples, 1 per second.`,
+    );
+    notes.push(`bvs-mock sustained POST, RSS over time: ${trace.join(', ')}.`);
+    notes.push(`bvs-mock sustained POST, GET /_mock/health at the end: retention ${JSON.stringify(sustained.retention)}.`);
   }
   notes.push('Prism runs with `-v error` (its info log writes a line per request) and its output goes to a temp file.');
   if (CPU_PROF_DIR) notes.push(`CPU profile of the bvs-mock server child written to ${path.resolve(CPU_PROF_DIR)}.`);

@@ -5,11 +5,12 @@ import * as path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config';
 import { MAX_CONFIG_FILE_BYTES } from '../../src/config/load-config';
 import { guardedFifo, type GuardedFifo } from '../support/guarded-fifo';
+import { readPayloadFiles } from '../../src/cli/read-payload-files';
 
 // Regression: a configuration file that was a FIFO blocked start-up forever (readFileSync waits for a
 // writer), and nothing bounded the size of a configuration, scenario or PEM file. Paths that are not
 // regular files and files over their limit are now refused before a byte is read
-// (src/config/load-config.ts readRegularFile).
+// (src/files/read-regular-file.ts readRegularFile).
 
 const ROOT = path.resolve(__dirname, '../..');
 let scratch: string;
@@ -124,3 +125,11 @@ test('serve --tls-cert refuses a FIFO and a PEM over 1 MiB, naming the flag, the
     stderr: expect.stringContaining(`--tls-cert ${large}: the file is ${1024 * 1024 + 1} bytes, over the limit of 1 MiB (1048576 bytes) for a PEM certificate`),
   });
 }, 20_000);
+
+test('validate refuses a FIFO at once instead of blocking on it', () => {
+  const file = fifo('recorded-fifo.json');
+  const started = Date.now();
+  const read = readPayloadFiles(file);
+  expect(Date.now() - started).toBeLessThan(1_000);
+  expect(read).toEqual([{ file, ok: false, reason: expect.stringContaining('is a FIFO (named pipe), not a regular file') }]);
+}, 5_000);
