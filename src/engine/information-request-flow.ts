@@ -1,4 +1,4 @@
-import type { TimerHandle } from '../clock';
+import { PlayTimers } from './play-timers';
 import type { ScenarioInformationRequest, ScenarioInformationRequestStep, EventType } from '../schemas';
 import { done, refuse, type ActionResult } from './action-result';
 import type { EngineContext } from './engine-context';
@@ -29,17 +29,16 @@ export interface InformationRequestFlowOptions {
  * driven through the control API; statuses follow docs/fidelity.md row 13.
  */
 export class InformationRequestFlow {
-  /** Timers of this play not yet fired: none left means the play has settled (retention may evict it). */
-  private readonly timers = new Set<TimerHandle>();
-
   readonly record: InformationRequestRecord;
   private readonly ctx: EngineContext;
+  private readonly timers: PlayTimers;
   private readonly state: OrganizationState;
   private readonly root: ValidationRecord;
 
   constructor(options: InformationRequestFlowOptions) {
     const { ctx, state, script } = options;
     this.ctx = ctx;
+    this.timers = new PlayTimers(ctx.clock);
     this.state = state;
     this.root = options.root;
     const now = ctx.clock.iso();
@@ -86,7 +85,7 @@ export class InformationRequestFlow {
     let at = this.ctx.clock.now();
     for (const step of steps) {
       at += step.after;
-      this.schedule(at, () => this.play(step));
+      this.timers.schedule(at, () => this.play(step));
     }
   }
 
@@ -116,7 +115,7 @@ export class InformationRequestFlow {
     for (const item of chosen as RequestableItemRecord[]) {
       item.status = 'submitted';
       item.updatedAt = this.ctx.clock.iso();
-      this.schedule(now + item.script.extract_after, () => this.extracted(item));
+      this.timers.schedule(now + item.script.extract_after, () => this.extracted(item));
     }
     if (!this.record.collected && items.every((item) => item.status !== 'pending')) {
       // all_items_collected fires when the recipient has submitted everything (spec §6, Triggers).
@@ -195,22 +194,13 @@ export class InformationRequestFlow {
     this.ctx.emit(this.state, { type, resource, validationId: this.root.id, resourceId, legacyWebhookUrl: this.record.webhook?.webhook_url ?? null });
   }
 
-  /** Whether nothing of this is scheduled any more (docs/fidelity.md, "Retention"). */
+  /** Whether nothing of this play is scheduled any more (retention may evict it, docs/fidelity.md row 59). */
   get settled(): boolean {
-    return this.timers.size === 0;
+    return this.timers.settled;
   }
 
   /** Cancels what is still scheduled: the validation was evicted, and nothing of it may fire. */
   stop(): void {
-    for (const timer of this.timers) timer.cancel();
-    this.timers.clear();
-  }
-
-  private schedule(at: number, callback: () => void): void {
-    const timer = this.ctx.clock.schedule(at, () => {
-      this.timers.delete(timer);
-      callback();
-    });
-    this.timers.add(timer);
+    this.timers.cancel();
   }
 }

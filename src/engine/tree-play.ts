@@ -1,4 +1,4 @@
-import type { TimerHandle } from '../clock';
+import { PlayTimers } from './play-timers';
 import type { Scenario, ScenarioEntity, ScenarioPartner, EventType } from '../schemas';
 import type { EngineContext, PlaySettings } from './engine-context';
 import { FILE_PATHS } from './engine-context';
@@ -42,10 +42,8 @@ export interface TreePlayOptions {
  * in the spec's order (spec §6, Event order; docs/fidelity.md rows 14, 23, 24).
  */
 export class TreePlay {
-  /** Timers of this play not yet fired: none left means the play has settled (retention may evict it). */
-  private readonly timers = new Set<TimerHandle>();
-
   private readonly ctx: EngineContext;
+  private readonly timers: PlayTimers;
   private readonly state: OrganizationState;
   private readonly root: ValidationRecord;
   private readonly scenario: Scenario;
@@ -56,6 +54,7 @@ export class TreePlay {
 
   constructor(options: TreePlayOptions) {
     this.ctx = options.ctx;
+    this.timers = new PlayTimers(options.ctx.clock);
     this.state = options.state;
     this.root = options.root;
     this.scenario = options.scenario;
@@ -121,7 +120,7 @@ export class TreePlay {
       this.reach(entity, run, 'succeeded', index);
       return;
     }
-    this.schedule(startedAt + outcome.after, () => this.reach(entity, run, outcome.status, index));
+    this.timers.schedule(startedAt + outcome.after, () => this.reach(entity, run, outcome.status, index));
   }
 
   private reach(entity: EntityPlay, run: RunRecord, status: RunRecord['status'], index: number): void {
@@ -154,7 +153,7 @@ export class TreePlay {
       if (run.type === discoveryRun(entity.script)) this.discoverPartners(entity);
       const formation = entity.script.formation;
       if (formation && run.type === (formation.source_run ?? discoveryRun(entity.script))) {
-        this.schedule(now + formation.ready_after, () => this.formationReady(entity));
+        this.timers.schedule(now + formation.ready_after, () => this.formationReady(entity));
       }
     }
     this.runEnded(entity);
@@ -259,7 +258,7 @@ export class TreePlay {
       this.root.childBatchesReadyFired = true;
       this.emit('data_source_run_batch.child_batches_ready', () => renderBatch(this.state, this.rootBatch), this.rootBatch.id);
     }
-    this.schedule(this.ctx.clock.now() + this.scenario.report_after, () => this.reportReady());
+    this.timers.schedule(this.ctx.clock.now() + this.scenario.report_after, () => this.reportReady());
   }
 
   /** Sets the consolidated report URL of the main batch and announces it. Also used for on-demand reports. */
@@ -279,23 +278,14 @@ export class TreePlay {
     this.ctx.emit(this.state, { type, resource, validationId: this.root.id, resourceId, legacyWebhookUrl: this.root.webhook?.webhook_url ?? null });
   }
 
-  /** Whether nothing of this is scheduled any more (docs/fidelity.md, "Retention"). */
+  /** Whether nothing of this play is scheduled any more (retention may evict it, docs/fidelity.md row 59). */
   get settled(): boolean {
-    return this.timers.size === 0;
+    return this.timers.settled;
   }
 
   /** Cancels what is still scheduled: the validation was evicted, and nothing of it may fire. */
   stop(): void {
-    for (const timer of this.timers) timer.cancel();
-    this.timers.clear();
-  }
-
-  private schedule(at: number, callback: () => void): void {
-    const timer = this.ctx.clock.schedule(at, () => {
-      this.timers.delete(timer);
-      callback();
-    });
-    this.timers.add(timer);
+    this.timers.cancel();
   }
 }
 

@@ -1,34 +1,17 @@
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { connect } from 'node:tls';
+import { BIN, ROOT, buildCliIfStale } from '../support/built-cli';
 import { httpClient, type HttpAnswer } from '../support/https-client';
 
 // `bvs-mock serve --control-token` and BVS_MOCK_CONTROL_TOKEN, through the built command line: the
 // control API of a container on 0.0.0.0 was open to anyone who reached the port.
 
-const ROOT = join(__dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'bvs-mock.js');
 const TOKEN = 'ctl_cli_4e1d2c3b';
 
 const running = new Set<ChildProcessWithoutNullStreams>();
 
-function newest(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
-    const path = join(dir, entry.name);
-    return Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }, 0);
-}
-
 beforeAll(() => {
-  // The command line runs from dist/: build it when the sources are newer.
-  let built = 0;
-  try {
-    built = statSync(join(ROOT, 'dist', 'cli', 'main.js')).mtimeMs;
-  } catch {
-    built = 0;
-  }
-  if (built < newest(join(ROOT, 'src'))) execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
+  buildCliIfStale();
 }, 120_000);
 
 afterEach(async () => {

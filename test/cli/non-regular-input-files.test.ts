@@ -1,9 +1,10 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config';
 import { MAX_CONFIG_FILE_BYTES } from '../../src/config/load-config';
+import { ROOT, buildCliIfStale } from '../support/built-cli';
 import { guardedFifo, type GuardedFifo } from '../support/guarded-fifo';
 import { readPayloadFiles } from '../../src/cli/read-payload-files';
 
@@ -12,21 +13,11 @@ import { readPayloadFiles } from '../../src/cli/read-payload-files';
 // regular files and files over their limit are now refused before a byte is read
 // (src/files/read-regular-file.ts readRegularFile).
 
-const ROOT = path.resolve(__dirname, '../..');
 let scratch: string;
 const fifos: GuardedFifo[] = [];
 
 beforeAll(() => {
-  // The command line runs from dist/: build it when the sources are newer (as test/http/cli-serve.test.ts).
-  const newest = (dir: string): number =>
-    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((entry) => (entry.isDirectory() ? newest(path.join(dir, entry.name)) : statSync(path.join(dir, entry.name)).mtimeMs)));
-  let stale = true;
-  try {
-    stale = statSync(path.join(ROOT, 'dist/cli/main.js')).mtimeMs < newest(path.join(ROOT, 'src'));
-  } catch {
-    // Not built yet.
-  }
-  if (stale) execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
+  buildCliIfStale();
   scratch = mkdtempSync(path.join(tmpdir(), 'bvs-mock-non-regular-'));
 }, 120_000);
 

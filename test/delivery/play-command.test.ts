@@ -1,13 +1,12 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
+import { ROOT, buildCliIfStale } from '../support/built-cli';
 import { typeOf } from '../support/delivery-harness';
 
 // `bvs-mock play SCENARIO --webhook-url URL` (DESIGN.md, Command line), run as users run it: the
 // built binary, against a real receiver on loopback.
 
-const ROOT = path.resolve(__dirname, '../..');
 const HAPPY_PARTNERS_TYPES = [
   'data_source_run_batch.data_source_run.ready',
   'data_source_run_batch.data_source_run.ready',
@@ -27,16 +26,7 @@ const ATTEMPT_LINE = /^(\d\d:\d\d:\d\d\.\d{3}) {2}(\S+) +-> (\S+) in \d+\.\d ms(
 let receiver: WebhookReceiver | undefined;
 
 beforeAll(() => {
-  const built = path.join(ROOT, 'dist/cli/main.js');
-  const newest = (dir: string): number =>
-    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((entry) => (entry.isDirectory() ? newest(path.join(dir, entry.name)) : statSync(path.join(dir, entry.name)).mtimeMs)));
-  let stale = true;
-  try {
-    stale = statSync(built).mtimeMs < newest(path.join(ROOT, 'src'));
-  } catch {
-    // Not built yet.
-  }
-  if (stale) execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe' });
+  buildCliIfStale();
 }, 120_000);
 
 afterEach(async () => {

@@ -1,17 +1,16 @@
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { startWebhookReceiver } from '../../src/testing';
+import { BIN, ROOT, buildCliIfStale } from '../support/built-cli';
 import { httpClient, type HttpAnswer } from '../support/https-client';
 
 // `bvs-mock serve`, the built command line as users run it (DESIGN.md, Command line): the banner,
 // readiness, clean stop, start-up errors, and the environment variables.
 
-const ROOT = join(__dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'bvs-mock.js');
 
 interface Served {
   child: ChildProcessWithoutNullStreams;
@@ -26,23 +25,8 @@ interface Served {
 const running = new Set<ChildProcessWithoutNullStreams>();
 let scratch: string;
 
-/** Newest modification time under `dir`, in ms. */
-function newest(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
-    const path = join(dir, entry.name);
-    return Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }, 0);
-}
-
 beforeAll(() => {
-  // The command line runs from dist/: build it when the sources are newer.
-  let built = 0;
-  try {
-    built = statSync(join(ROOT, 'dist', 'cli', 'main.js')).mtimeMs;
-  } catch {
-    built = 0;
-  }
-  if (built < newest(join(ROOT, 'src'))) execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
+  buildCliIfStale();
   scratch = mkdtempSync(join(tmpdir(), 'bvs-mock-cli-'));
 }, 120_000);
 

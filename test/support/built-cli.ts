@@ -1,0 +1,30 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The repository's root. */
+export const ROOT = join(__dirname, '..', '..');
+/** The command line as users run it: `bin/bvs-mock.js` over the built `dist/`. */
+export const BIN = join(ROOT, 'bin', 'bvs-mock.js');
+
+/** Newest modification time under `dir`, in ms. */
+function newest(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
+    const path = join(dir, entry.name);
+    return Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }, 0);
+}
+
+/**
+ * Builds `dist/` when `src/` is newer, for tests that run the command line
+ * (after `npm ci`, `prepare` has built it and nothing happens). Call it in `beforeAll` with a long timeout.
+ */
+export function buildCliIfStale(): void {
+  let built = 0;
+  try {
+    built = statSync(join(ROOT, 'dist', 'cli', 'main.js')).mtimeMs;
+  } catch {
+    built = 0;
+  }
+  if (built < newest(join(ROOT, 'src'))) execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
+}
