@@ -54,6 +54,7 @@ export class SimulatedClock {
   /** How many hold() calls are running: while any is, realtime now() does not move. */
   private holding = 0;
   private readonly idleWaiters = new IdleWaiters();
+  private firedCount = 0;
 
   constructor(options: ClockOptions = {}) {
     this.options = resolveClockOptions(options);
@@ -73,6 +74,11 @@ export class SimulatedClock {
   /** Realtime speed factor. */
   get speed(): number {
     return this.currentSpeed;
+  }
+
+  /** Number of timers fired since the clock was made (never reset): any of them may have changed state. */
+  get fired(): number {
+    return this.firedCount;
   }
 
   /** Number of timers not yet fired. */
@@ -310,6 +316,7 @@ export class SimulatedClock {
 
   private fireNext(): void {
     const entry = this.queue.pop() as QueuedTimer<TimerCallback>;
+    this.firedCount += 1;
     this.current = entry.at;
     this.firing = true;
     try {

@@ -106,6 +106,8 @@ export class Engine {
   /** Evicted ids (validations, batches, information requests) and their organization, oldest first. */
   private readonly tombstones = new Map<string, string>();
   private evictedValidations = 0;
+  /** Calls that may change state; with the timers the clock fired, {@link stateVersion}. */
+  private actions = 0;
   private readonly maxValidations: number;
   private sequence = 0;
 
@@ -181,6 +183,7 @@ export class Engine {
 
   /** Creates a validation and starts playing its tree now (spec §4, POST entity_validations). */
   createValidation(input: CreateValidationInput): ActionResult<EntityValidation> {
+    this.actions += 1;
     // One action, one instant, even on a fast realtime clock (SimulatedClock.hold).
     return this.options.clock.hold(() => {
       const chosen = this.chooseScenario({ tin: input.request.tin, country: input.request.country, scenarioName: input.scenarioName });
@@ -267,6 +270,14 @@ export class Engine {
     }
   }
 
+  /**
+   * Changes whenever the state may have changed: an action on the engine, or a timer of the clock
+   * (plays move on only through them). Two reads at the same version render the same.
+   */
+  get stateVersion(): number {
+    return this.actions + this.options.clock.fired;
+  }
+
   /** Whether `id` named a resource of the organization that retention evicted. */
   wasEvicted(organizationId: string, id: string): boolean {
     return this.tombstones.get(id) === organizationId;
@@ -302,6 +313,7 @@ export class Engine {
 
   /** Plays a validation's tree again as a new run; formation.ready fires once more (spec §6 rule 2). */
   revalidate(organizationId: string, id: string): ActionResult<EntityValidation> {
+    this.actions += 1;
     // One action, one instant, even on a fast realtime clock (SimulatedClock.hold).
     return this.options.clock.hold(() => {
       const state = this.organizations.get(organizationId);
@@ -316,6 +328,7 @@ export class Engine {
 
   /** Supplies the input a run waits for in missing_input_data; its script goes on from now. */
   supplyInput(organizationId: string, runId: string): ActionResult {
+    this.actions += 1;
     // One action, one instant, even on a fast realtime clock (SimulatedClock.hold).
     return this.options.clock.hold(() => {
       const run = this.organizations.get(organizationId)?.runs.get(runId);
@@ -328,6 +341,7 @@ export class Engine {
 
   /** Generates the consolidated report of a main batch on demand; works after a partner's definitive failure (spec §6 rule 4). */
   generateConsolidatedReport(organizationId: string, batchId: string): ActionResult {
+    this.actions += 1;
     // One action, one instant, even on a fast realtime clock (SimulatedClock.hold).
     return this.options.clock.hold(() => {
       const batch = this.organizations.get(organizationId)?.batches.get(batchId);
@@ -344,6 +358,7 @@ export class Engine {
    * when it has a report: the way to re-fetch an expired pre-signed URL (docs/fidelity.md row 18).
    */
   getBatch(organizationId: string, batchId: string): DataSourceRunBatch | undefined {
+    this.actions += 1;
     const state = this.organizations.get(organizationId);
     const batch = state?.batches.get(batchId);
     if (!state || !batch) return undefined;
@@ -353,6 +368,7 @@ export class Engine {
 
   /** The latest formation of a validation, with freshly signed document and legal report URLs. */
   getFormation(organizationId: string, validationId: string): Formation | undefined {
+    this.actions += 1;
     const state = this.organizations.get(organizationId);
     const formation = state?.formations.get(validationId)?.at(-1);
     if (!state || !formation) return undefined;
@@ -383,6 +399,7 @@ export class Engine {
 
   /** The flow of an information request, to drive it (submit, analyze, assign, evaluate). */
   informationRequestFlow(organizationId: string, id: string): ActionResult<InformationRequestFlow> {
+    this.actions += 1;
     const flow = this.flows.get(id);
     if (!flow || !this.organizations.get(organizationId)?.informationRequests.has(id)) {
       return refuse('not_found', `no information request ${id} in organization ${organizationId}`);
@@ -402,6 +419,7 @@ export class Engine {
    * A TIN that is already a related entity is refused.
    */
   addStakeholders(organizationId: string, validationId: string, stakeholders: readonly StakeholderInput[]): ActionResult<EntityValidation> {
+    this.actions += 1;
     // One action, one instant, even on a fast realtime clock (SimulatedClock.hold).
     return this.options.clock.hold(() => {
       const state = this.organizations.get(organizationId);
@@ -433,6 +451,7 @@ export class Engine {
 
   /** Forgets every organization's state and starts ids and sequence numbers over; the clock is reset by its owner. */
   reset(): void {
+    this.actions += 1;
     this.organizations.clear();
     this.plays.clear();
     this.scenarioOf.clear();

@@ -41,6 +41,8 @@ export function allRoutes(): Route[] {
 export function createApiCore(services: ApiServices): ApiCore {
   const router = new Router(allRoutes());
   let counter = 0;
+  /** Requests that may have changed state (every route that is not `pure`). */
+  let writes = 0;
 
   return {
     async handle(request) {
@@ -63,7 +65,8 @@ export function createApiCore(services: ApiServices): ApiCore {
           if (fault.latencyMs > 0) await realDelay(fault.latencyMs);
           if (fault.error !== null) throw problems.injected(fault.error);
         }
-        context = makeContext(services, request, match, requestId);
+        if (match.route.pure !== true) writes += 1;
+        context = makeContext(services, request, match, requestId, services.engine.stateVersion + writes);
         const route = match.route;
         const routeContext = context;
         // One request, one instant of simulated time (SimulatedClock.hold).
@@ -114,7 +117,7 @@ function checkControlToken(expected: string, authorization: string | undefined):
   if (!timingSafeEqual(digest(given), digest(expected))) throw problems.controlTokenRequired();
 }
 
-function makeContext(services: ApiServices, request: CoreRequest, match: RouteMatch, requestId: string): RouteContext {
+function makeContext(services: ApiServices, request: CoreRequest, match: RouteMatch, requestId: string, stateVersion: number): RouteContext {
   let parsed = false;
   let body: unknown;
   const json = () => {
@@ -143,5 +146,5 @@ function makeContext(services: ApiServices, request: CoreRequest, match: RouteMa
   }
   const strictBodies = services.strict || access.kind === 'control';
   const callerOrganizationId = principal?.organizationId ?? null;
-  return { request, params: match.params, requestId, services, principal, organizationId, callerOrganizationId, strictBodies, violations: [], json };
+  return { request, params: match.params, requestId, services, principal, organizationId, callerOrganizationId, strictBodies, violations: [], stateVersion, json };
 }

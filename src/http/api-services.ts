@@ -7,6 +7,7 @@ import type { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
 import type { FaultPlan } from '../faults/fault-plan';
 import type { UrlSigner } from '../reports/url-signer';
 import type { AccessTokens } from './access-tokens';
+import type { AnswerCache } from './answer-cache';
 import type { RequestJournal } from './request-journal';
 
 /** Largest request body accepted (docs/fidelity.md row 26). */
@@ -39,6 +40,8 @@ export interface ApiServices {
   drain(): Promise<void>;
   /** Empties every state and moves the clock back to its start (`POST /_mock/reset`). */
   reset(): void;
+  /** Serialized answers of pure reads (read-route), this mock's own. */
+  answers: AnswerCache;
   /** This instance's name on its own deliveries: a request carrying it is a delivery loop (`DELIVERY_ORIGIN_HEADER`). */
   origin: string;
   /** Where unexpected errors are written, with the request id. */

@@ -23,7 +23,10 @@ export interface CoreResponse {
   body: string | Uint8Array;
 }
 
+/** The content type of every JSON answer. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 /** Answers a JSON body. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): CoreResponse {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };
+  return { status, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers }, body: JSON.stringify(body) };
 }

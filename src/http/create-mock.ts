@@ -9,6 +9,7 @@ import { BvsMockConfig, WebhookEndpointConfig, parseWith } from '../schemas';
 import { Deliveries, type DeliveriesOptions } from '../delivery/deliveries';
 import { FaultPlan } from '../faults/fault-plan';
 import { AccessTokens } from './access-tokens';
+import { AnswerCache } from './answer-cache';
 import { createApiCore, type ApiCore } from './api-core';
 import { DEFAULT_BODY_LIMIT, type ApiServices } from './api-services';
 import { RequestJournal } from './request-journal';
@@ -155,6 +156,7 @@ export function createMock(options: MockOptions = {}): Mock {
     }
   };
   const tokens = new AccessTokens();
+  const answers = new AnswerCache();
   const journal = new RequestJournal(options.retention?.maxJournalEntries);
   const services: ApiServices = {
     engine,
@@ -184,9 +186,11 @@ export function createMock(options: MockOptions = {}): Mock {
       seedEndpoints();
       tokens.clear();
       journal.clear();
+      answers.clear();
     },
     drain,
     origin,
+    answers,
     logError,
   };
   return { core: createApiCore(services), services, engine, clock, drain, dispose: () => clock.dispose() };

@@ -22,6 +22,11 @@ export interface RouteContext {
   strictBodies: boolean;
   /** Contract violations found in the request and tolerated (recorded in the journal). */
   violations: Issue[];
+  /**
+   * Changes whenever state may have changed since: a request to a route that is not `pure`, an
+   * action on the engine, or a timer of the clock. Two reads with the same version see the same state (read-route caches by it).
+   */
+  stateVersion: number;
   /** The JSON body, parsed once (checks Content-Type; empty body gives undefined). */
   json(): unknown;
 }

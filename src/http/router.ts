@@ -13,6 +13,11 @@ export interface Route {
   /** Operation name for the journal and the contract report (the OpenAPI operationId where there is one). */
   operation: string;
   access: RouteAccess;
+  /**
+   * Answering it changes no state (a plain read). Every other request, and every timer the clock
+   * fires, may change state, which is what `RouteContext.stateVersion` counts.
+   */
+  pure?: boolean;
   handle(context: RouteContext): CoreResponse | Promise<CoreResponse>;
 }
 

@@ -44,6 +44,7 @@ export const apiRoutes: Route[] = [
     scope: 'validations:read',
     what: 'entity validation',
     read: (engine, organizationId, id) => engine.getValidation(organizationId, id),
+    pure: true,
   }),
   readRoute({
     pattern: '/api/v2/data_source_runs/:id/records',
@@ -51,5 +52,6 @@ export const apiRoutes: Route[] = [
     scope: 'validations:read',
     what: 'data source run',
     read: (engine, organizationId, id) => engine.getRecords(organizationId, id),
+    pure: true,
   }),
 ];

@@ -1,7 +1,7 @@
 import type { Engine } from '../../engine';
 import type { Scope } from '../../schemas';
 import { problems } from '../api-problem';
-import { jsonResponse } from '../core-types';
+import { JSON_CONTENT_TYPE, jsonResponse } from '../core-types';
 import type { Route } from '../router';
 
 /** Options of {@link readRoute}. */
@@ -13,6 +13,11 @@ export interface ReadRouteOptions {
   what: string;
   /** Reads the resource of the caller's organization, or undefined. */
   read: (engine: Engine, organizationId: string, id: string) => unknown;
+  /**
+   * `read` changes no state: the answer is then kept, serialized, until state may have changed
+   * (`RouteContext.stateVersion`), so polling a settled validation costs no rendering (bench:api).
+   */
+  pure?: boolean;
 }
 
 /**
@@ -25,11 +30,18 @@ export function readRoute(options: ReadRouteOptions): Route {
     pattern: options.pattern,
     operation: options.operation,
     access: { kind: 'api', scope: options.scope },
+    pure: options.pure,
     handle(context) {
       const id = context.params.id!;
+      const { answers } = context.services;
+      const key = `${options.operation}\u0000${context.organizationId}\u0000${id}`;
+      const cached = options.pure ? answers.get(key, context.stateVersion) : undefined;
+      if (cached !== undefined) return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, body: cached };
       const resource = options.read(context.services.engine, context.organizationId, id);
       if (resource === undefined) throw problems.notFound(options.what, id);
-      return jsonResponse(200, resource);
+      const answer = jsonResponse(200, resource);
+      if (options.pure) answers.set(key, context.stateVersion, answer.body as string);
+      return answer;
     },
   };
 }
