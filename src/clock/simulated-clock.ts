@@ -55,6 +55,9 @@ export class SimulatedClock {
   private holding = 0;
   private readonly idleWaiters = new IdleWaiters();
   private firedCount = 0;
+  /** The last instant {@link iso} formatted, and its text. */
+  private isoAt = Number.NaN;
+  private isoText = '';
 
   constructor(options: ClockOptions = {}) {
     this.options = resolveClockOptions(options);
@@ -120,7 +123,13 @@ export class SimulatedClock {
 
   /** {@link now} as ISO 8601 UTC with milliseconds, e.g. `2026-01-15T10:00:00.000Z`. */
   iso(): string {
-    return new Date(this.now()).toISOString();
+    const now = this.now();
+    // Many reads share one instant (every record of a timer, every request of a millisecond): format it once.
+    if (now !== this.isoAt) {
+      this.isoAt = now;
+      this.isoText = new Date(now).toISOString();
+    }
+    return this.isoText;
   }
 
   /** Due time of the next timer in epoch ms, or null when nothing is scheduled. */
