@@ -26,6 +26,7 @@ import { renderValidation } from './render-validation';
 import { TreePlay } from './tree-play';
 import { createPartnerValidation, createRootValidation } from './validation-records';
 import { evictTree } from './evict-tree';
+import { InsertionOrder } from './insertion-order';
 import { lookupFile, type FileKind, type FileSource } from './file-lookup';
 
 /** Where the engine finds scenarios: by name (the `X-Mock-Scenario` header) and by TIN. */
@@ -102,9 +103,9 @@ export class Engine {
   private readonly scenarioOf = new Map<string, Scenario>();
   private readonly flows = new Map<string, InformationRequestFlow>();
   /** Main validations, oldest first, with their organization: the order of eviction. */
-  private readonly roots = new Map<string, string>();
-  /** Evicted ids (validations, batches, information requests) and their organization, oldest first. */
-  private readonly tombstones = new Map<string, string>();
+  private readonly roots = new InsertionOrder<string>();
+  /** Evicted ids (validations, information requests) and their organization, oldest first. */
+  private readonly tombstones = new InsertionOrder<string>();
   private evictedValidations = 0;
   /** Calls that may change state; with the timers the clock fired, {@link stateVersion}. */
   private actions = 0;
@@ -227,7 +228,7 @@ export class Engine {
       let victim: string | undefined;
       let oldest: string | undefined;
       let scanned = 0;
-      for (const id of this.roots.keys()) {
+      for (const id of this.roots.oldest()) {
         oldest ??= id;
         if (this.treeSettled(id)) {
           victim = id;
@@ -263,11 +264,9 @@ export class Engine {
     this.scenarioOf.delete(rootId);
     const tree = evictTree(state, root);
     this.evictedValidations += 1;
-    for (const id of [...tree.validationIds, ...tree.batchIds, ...tree.informationRequestIds]) this.tombstones.set(id, organizationId);
-    for (const id of this.tombstones.keys()) {
-      if (this.tombstones.size <= MAX_TOMBSTONES) break;
-      this.tombstones.delete(id);
-    }
+    // Validations and information requests (whose recipient page is public) say "evicted"; batches and runs are plain not found.
+    for (const ids of [tree.validationIds, tree.informationRequestIds]) for (const id of ids) this.tombstones.set(id, organizationId);
+    while (this.tombstones.size > MAX_TOMBSTONES) this.tombstones.shift();
   }
 
   /**

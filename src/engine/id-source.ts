@@ -2,6 +2,7 @@ import type { IdPrefix } from '../schemas';
 import { createRandom, type Random } from './random';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const ALPHABET_CODES = Array.from(ALPHABET, (char) => char.charCodeAt(0));
 
 /**
  * Makes ids as the service writes them: a type prefix, an underscore and an
@@ -11,6 +12,7 @@ const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
  */
 export class IdSource {
   private random: Random;
+  private readonly codes: number[] = new Array<number>(26).fill(0);
 
   /**
    * @param seed the seed; `reset()` starts over from it
@@ -25,15 +27,15 @@ export class IdSource {
 
   /** The next id with the given prefix, like `evl_01KF3Q9Z7X4M2N8P5R6T1V0W3Y`. */
   next(prefix: IdPrefix): string {
+    // Character codes into one reused buffer, one string at the end: ids are made on every hot path.
+    const codes = this.codes;
     let time = Math.max(0, Math.floor(this.now()));
-    let timePart = '';
-    for (let i = 0; i < 10; i += 1) {
-      timePart = ALPHABET[time % 32]! + timePart;
+    for (let i = 9; i >= 0; i -= 1) {
+      codes[i] = ALPHABET_CODES[time % 32]!;
       time = Math.floor(time / 32);
     }
-    let randomPart = '';
-    for (let i = 0; i < 16; i += 1) randomPart += ALPHABET[this.random.int(32)]!;
-    return `${prefix}_${timePart}${randomPart}`;
+    for (let i = 10; i < 26; i += 1) codes[i] = ALPHABET_CODES[this.random.int(32)]!;
+    return `${prefix}_${String.fromCharCode(...codes)}`;
   }
 
   /** Starts the sequence over from the seed. */
