@@ -4,8 +4,7 @@ import { buildOpenApiDocument, documentToJson, documentToYaml } from '../openapi
 import { playCommand } from './play-command';
 import { serveCommand } from './serve-command';
 import { validateCommand } from './validate-command';
-
-const VERSION = '0.1.0';
+import { VERSION } from '../version';
 
 /** Builds the `bvs-mock` command line. Actions return exit codes through `process.exitCode`. */
 export function buildProgram(): Command {

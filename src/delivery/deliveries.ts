@@ -395,6 +395,7 @@ export class Deliveries {
   page(filter: DeliveryFilter = {}): { events: DeliveryEvent[]; next: number | null } {
     const out: DeliveryEvent[] = [];
     const limit = filter.limit ?? Infinity;
+    let last = 0;
     for (const record of this.records.values()) {
       if (filter.after !== undefined && record.sequence <= filter.after) continue;
       if (filter.organizationId !== undefined && record.organizationId !== filter.organizationId) continue;
@@ -403,14 +404,11 @@ export class Deliveries {
       if (filter.resourceId !== undefined && record.resourceId !== filter.resourceId) continue;
       if (filter.endpointId !== undefined && record.target.endpointId !== filter.endpointId) continue;
       if (filter.validationId !== undefined && record.validationId !== filter.validationId) continue;
-      if (out.length === limit) return { events: out, next: this.sequenceOf(out.at(-1)!) };
+      if (out.length === limit) return { events: out, next: last };
       out.push(renderDelivery(record));
+      last = record.sequence;
     }
     return { events: out, next: null };
-  }
-
-  private sequenceOf(event: DeliveryEvent): number {
-    return this.records.get(event.id)!.sequence;
   }
 
   /** How many deliveries are in each state. */

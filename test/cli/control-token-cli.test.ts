@@ -1,6 +1,5 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { connect } from 'node:tls';
-import { BIN, ROOT, buildCliIfStale } from '../support/built-cli';
+import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
 import { httpClient, type HttpAnswer } from '../support/https-client';
 
 // `bvs-mock serve --control-token` and BVS_MOCK_CONTROL_TOKEN, through the built command line: the
@@ -8,26 +7,12 @@ import { httpClient, type HttpAnswer } from '../support/https-client';
 
 const TOKEN = 'ctl_cli_4e1d2c3b';
 
-const running = new Set<ChildProcessWithoutNullStreams>();
 
 beforeAll(() => {
   buildCliIfStale();
 }, 120_000);
 
-afterEach(async () => {
-  // Every process a test starts is stopped, by its own handle.
-  await Promise.all(
-    [...running].map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGKILL');
-        }),
-    ),
-  );
-  running.clear();
-});
+afterEach(stopSpawned);
 
 interface Served {
   /** Everything printed on stdout until the line after the banner's "Try:" (the whole block). */
@@ -38,9 +23,7 @@ interface Served {
 
 /** Spawns `node bin/bvs-mock.js serve ARGS` with only the given BVS_MOCK_* variables set. */
 function serve(args: string[], env: Record<string, string> = {}): Served {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('BVS_MOCK_')));
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--clock', 'manual', ...args], { cwd: ROOT, env: { ...clean, ...env } });
-  running.add(child);
+  const child = spawnCli(['serve', '--port', '0', '--clock', 'manual', ...args], env);
   let stdout = '';
   let stderr = '';
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

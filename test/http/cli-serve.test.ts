@@ -1,11 +1,11 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { startWebhookReceiver } from '../../src/testing';
-import { BIN, ROOT, buildCliIfStale } from '../support/built-cli';
+import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
 import { httpClient, type HttpAnswer } from '../support/https-client';
 
 // `bvs-mock serve`, the built command line as users run it (DESIGN.md, Command line): the banner,
@@ -22,7 +22,6 @@ interface Served {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-const running = new Set<ChildProcessWithoutNullStreams>();
 let scratch: string;
 
 beforeAll(() => {
@@ -30,20 +29,7 @@ beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'bvs-mock-cli-'));
 }, 120_000);
 
-afterEach(async () => {
-  // Every process a test starts is stopped, by its own handle.
-  await Promise.all(
-    [...running].map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGKILL');
-        }),
-    ),
-  );
-  running.clear();
-});
+afterEach(stopSpawned);
 
 afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
@@ -51,10 +37,8 @@ afterAll(() => {
 
 /** Spawns `node bin/bvs-mock.js serve ARGS` with only the given BVS_MOCK_* variables set. */
 function serve(args: string[], env: Record<string, string> = {}): Served {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('BVS_MOCK_')));
   const spawnedAt = Date.now();
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: ROOT, env: { ...clean, ...env } });
-  running.add(child);
+  const child = spawnCli(['serve', ...args], env);
   let stdout = '';
   let stderr = '';
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -27,4 +27,30 @@ export function buildCliIfStale(): void {
     built = 0;
   }
   if (built < newest(join(ROOT, 'src'))) execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
+}
+
+const running = new Set<ChildProcess>();
+
+/** Spawns `node bin/bvs-mock.js ARGS` with only the given BVS_MOCK_* variables set; {@link stopSpawned} stops it. */
+export function spawnCli(args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('BVS_MOCK_')));
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...clean, ...env } });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
+/** Stops every process {@link spawnCli} started that is still running, by its own handle (for `afterEach`). */
+export async function stopSpawned(): Promise<void> {
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+  running.clear();
 }

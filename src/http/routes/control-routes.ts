@@ -9,12 +9,11 @@ import { problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { encodeCursor, readPageQuery } from '../page-query';
 import { checkBody } from '../read-body';
+import { VERSION } from '../../version';
 import type { Route } from '../router';
 import { unwrap } from './extension-routes';
 import { informationRequestRoutes } from './information-request-routes';
 import { scenarioRoutes } from './scenario-routes';
-
-const VERSION = '0.1.0';
 
 const control = { kind: 'control' as const };
 
@@ -95,8 +94,8 @@ export const controlRoutes: Route[] = [
       const { clock } = context.services;
       const ms = Math.round(body.seconds * 1000);
       const limit = clockLimit(clock.startedAt);
-      if (clock.now() + ms > limit) {
-        const now = clock.now();
+      const now = clock.now();
+      if (now + ms > limit) {
         throw problems.clockPastLimit({ seconds: body.seconds, now: new Date(now).toISOString(), limit: new Date(limit).toISOString(), maxSeconds: Math.max(0, Math.floor((limit - now) / 1000)) });
       }
       const fired = clock.advance(ms);
