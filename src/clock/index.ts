@@ -17,4 +17,4 @@ export { systemTime } from './system-time';
 export type { SystemTime } from './system-time';
 export type { TimerCallback, TimerHandle } from './timer-handle';
 export type { ClockDescription } from './clock-description';
-export { realDelay } from './real-delay';
+export { afterRealTime, realDelay } from './real-delay';

@@ -7,3 +7,13 @@ import { setTimeout as wait } from 'node:timers/promises';
 export function realDelay(ms: number): Promise<void> {
   return wait(ms, undefined, { ref: false });
 }
+
+/**
+ * Calls `callback` after `ms` real milliseconds unless the returned function is
+ * called first. Unref'd, so it never holds a process open. For bounds on real
+ * waits outside the simulation (how long the instant clock waits for a slow receiver).
+ */
+export function afterRealTime(ms: number, callback: () => void): () => void {
+  const timer = setTimeout(callback, ms).unref();
+  return () => clearTimeout(timer);
+}

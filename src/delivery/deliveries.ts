@@ -282,7 +282,7 @@ export class Deliveries {
         : { status: null, body: '', durationMs: 0, error: auth.error };
       return result;
     } finally {
-      release(result.durationMs);
+      release();
     }
   }
 

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { afterRealTime } from '../clock';
 
 /** Attempts in flight at once to one receiver (one endpoint, or one legacy URL). */
 export const DEFAULT_LANE_CONCURRENCY = 16;
@@ -75,8 +76,8 @@ export class DeliveryLanes {
     this.changed(key);
   }
 
-  /** Waits for a slot of this receiver; resolves with a function that frees it, given how long the attempt took. */
-  async acquire(key: string): Promise<(durationMs: number) => void> {
+  /** Waits for a slot of this receiver; resolves with the function that frees it. */
+  async acquire(key: string): Promise<() => void> {
     const lane = this.lane(key);
     if (lane.running >= this.options.concurrency) await new Promise<void>((resolve) => lane.waiting.push(resolve));
     lane.running += 1;
@@ -114,19 +115,16 @@ export class DeliveryLanes {
   quiet(): Promise<void> | undefined {
     if (this.isQuiet()) return undefined;
     return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      const done = () => {
-        if (timer !== undefined) clearTimeout(timer);
-        timer = undefined;
-        resolve();
-      };
-      timer = setTimeout(() => {
-        timer = undefined;
+      const cancel = afterRealTime(this.options.slowReceiverMs, () => {
         for (const lane of this.lanes.values()) if (lane.active) lane.slow = true;
         const index = this.quietWaiters.indexOf(done);
         if (index >= 0) this.quietWaiters.splice(index, 1);
         resolve();
-      }, this.options.slowReceiverMs).unref();
+      });
+      const done = () => {
+        cancel();
+        resolve();
+      };
       this.quietWaiters.push(done);
     });
   }
