@@ -13,8 +13,3 @@ export function retryDelayMs(retry: number): number {
   return Math.min(FIRST_RETRY_DELAY_MS * 2 ** (retry - 1), MAX_RETRY_DELAY_MS);
 }
 
-/** Every retry delay, in order. */
-export const RETRY_SCHEDULE_MS: readonly number[] = Array.from({ length: MAX_RETRIES }, (_unused, index) => retryDelayMs(index + 1));
-
-/** From the first attempt to the last retry. */
-export const RETRY_WINDOW_MS = RETRY_SCHEDULE_MS.reduce((sum, delay) => sum + delay, 0);

@@ -9,7 +9,6 @@ import type {
   RequestableItemStatus,
   RiskLevel,
   ScenarioFormation,
-  ScenarioPartner,
   ScenarioRequestableItem,
   ScenarioRun,
   z,
@@ -151,5 +150,3 @@ export interface InformationRequestRecord {
   collected: boolean;
 }
 
-/** The script a related entity plays, kept with its validation for revalidations. */
-export type EntityScript = ScenarioPartner;

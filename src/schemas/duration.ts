@@ -18,19 +18,6 @@ export function parseDuration(value: string | number): number | undefined {
   return Math.round(total);
 }
 
-/** Writes milliseconds back as a short duration (`90000` becomes `1m30s`). */
-export function formatDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  const parts: string[] = [];
-  let rest = ms;
-  for (const [unit, size] of [['h', 3_600_000], ['m', 60_000], ['s', 1_000], ['ms', 1]] as const) {
-    const amount = Math.floor(rest / size);
-    if (amount > 0) parts.push(`${amount}${unit}`);
-    rest -= amount * size;
-  }
-  return parts.join('');
-}
-
 /** A duration in a scenario file, parsed to milliseconds. */
 export const Duration = z
   .union([z.string(), z.number()])

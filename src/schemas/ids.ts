@@ -43,7 +43,3 @@ export function idOf(prefix: IdPrefix) {
     .openapi({ example: `${prefix}_01JD5ZQ8K3M7T2XW9Y4B6C1N0P` });
 }
 
-/** Whether `value` is an id with the given prefix. */
-export function hasPrefix(value: string, prefix: IdPrefix): boolean {
-  return new RegExp(`^${prefix}_${SUFFIX}$`).test(value);
-}
