@@ -1,3 +1,4 @@
 /** Contract checks of payloads against the schemas. */
 export { SCHEMA_CATALOG, SCHEMA_NAMES } from './schema-catalog';
 export { validatePayload, type PayloadCheck } from './validate-payload';
+export { buildContractReport, REPORTED_VIOLATING_REQUESTS, type ContractReport, type ContractReportSources } from './contract-report';

@@ -110,6 +110,7 @@ export class Deliveries {
     this.maxRecords = options.maxRecords ?? DEFAULT_MAX_DELIVERY_RECORDS;
     this.generation = new Generation(this.laneOptions);
     this.oauth = new OAuthTokenCache(options.clock, { timeoutMs: this.timeoutMs, insecureTls: options.insecureTls ?? false });
+    options.endpoints.onWithdrawn((endpointId) => this.endpointWithdrawn(endpointId));
   }
 
   /** Takes one engine event: a record per target, queued in order. Subscribe it to the engine. */
@@ -418,16 +419,27 @@ export class Deliveries {
     return counts;
   }
 
+  /** Deliveries kept, by event type and status (the contract report), without rendering a record. */
+  countsByType(): Map<string, Record<DeliveryStatus, number>> {
+    const byType = new Map<string, Record<DeliveryStatus, number>>();
+    for (const record of this.records.values()) {
+      let counts = byType.get(record.type);
+      if (counts === undefined) byType.set(record.type, (counts = { pending: 0, succeeded: 0, failed: 0, expired: 0 }));
+      counts[record.status] += 1;
+    }
+    return byType;
+  }
+
   /** Records kept, records forgotten by retention, and receivers now treated as slow (`GET /_mock/health`). */
   retention(): { records: number; max_records: number; evicted_records: number; slow_receivers: number } {
     return { records: this.records.size, max_records: this.maxRecords, evicted_records: this.evicted, slow_receivers: this.generation.lanes.slowCount() };
   }
 
   /**
-   * An endpoint was disabled or deleted: its deliveries waiting for a retry
-   * expire now, as no attempt will reach it (docs/fidelity.md row 15).
+   * An endpoint was disabled or deleted (the store tells): its deliveries waiting
+   * for a retry expire now, as no attempt will reach it (docs/fidelity.md row 15).
    */
-  endpointWithdrawn(endpointId: string): void {
+  private endpointWithdrawn(endpointId: string): void {
     for (const record of this.records.values()) {
       if (record.target.endpointId !== endpointId || record.status !== 'pending' || record.retryTimer === null) continue;
       record.retryTimer.cancel();

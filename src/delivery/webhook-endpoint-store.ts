@@ -17,6 +17,7 @@ export interface StoredEndpoint {
  */
 export class WebhookEndpointStore {
   private readonly endpoints = new Map<string, StoredEndpoint>();
+  private readonly withdrawnListeners: Array<(endpointId: string) => void> = [];
 
   constructor(
     private readonly ids: IdSource,
@@ -55,15 +56,27 @@ export class WebhookEndpointStore {
     return stored?.organizationId === organizationId ? stored : undefined;
   }
 
-  /** The enabled endpoints of an organization subscribed to `type` (spec §6, Subscription and delivery). */
+  /**
+   * The endpoints of an organization subscribed to `type` (spec §6, Subscription and delivery), enabled
+   * or not: an event for a disabled endpoint is recorded as failed at once (docs/fidelity.md row 15).
+   */
   subscribers(organizationId: string, type: EventType): StoredEndpoint[] {
     return this.list(organizationId).filter((stored) => stored.endpoint.subscribed_events.includes(type));
   }
 
-  /** Applies a change; the caller has checked it. */
+  /**
+   * Called with the id of an endpoint that is disabled or deleted, so what waits to reach it
+   * can end (the deliveries subscribe).
+   */
+  onWithdrawn(listener: (endpointId: string) => void): void {
+    this.withdrawnListeners.push(listener);
+  }
+
+  /** Applies a change; the caller has checked it. Disabling an endpoint withdraws it. */
   update(stored: StoredEndpoint, patch: Partial<Pick<WebhookEndpoint, 'name' | 'url' | 'enabled' | 'subscribed_events' | 'auth_type'>>): StoredEndpoint {
     Object.assign(stored.endpoint, patch, { updated_at: this.clock.iso() });
     if (stored.endpoint.auth_type !== 'secret') stored.secret = null;
+    if (!stored.endpoint.enabled) this.withdrawn(stored.endpoint.id);
     return stored;
   }
 
@@ -74,13 +87,21 @@ export class WebhookEndpointStore {
     return stored.secret;
   }
 
+  /** Deletes an endpoint of an organization, withdrawing it; false when there is none. */
   remove(organizationId: string, id: string): boolean {
     if (!this.get(organizationId, id)) return false;
-    return this.endpoints.delete(id);
+    this.endpoints.delete(id);
+    this.withdrawn(id);
+    return true;
   }
 
+  /** Forgets every endpoint (a reset: the deliveries are reset on their own). */
   clear(): void {
     this.endpoints.clear();
+  }
+
+  private withdrawn(endpointId: string): void {
+    for (const listener of this.withdrawnListeners) listener(endpointId);
   }
 }
 

@@ -172,6 +172,24 @@ test.each([
   expect((await harness.call('GET', `/_mock/events/${record!.id}`)).json()).toEqual(record);
 });
 
+test.each([
+  { change: 'disabling', withdraw: (h: DeliveryHarness) => h.mock.services.endpoints.update(h.mock.services.endpoints.get(h.mock.services.registry.defaultId, 'whe_flaky')!, { enabled: false }) },
+  { change: 'deleting', withdraw: (h: DeliveryHarness) => h.mock.services.endpoints.remove(h.mock.services.registry.defaultId, 'whe_flaky') },
+])('$change the endpoint in the endpoint store itself, not through a route, expires the waiting retry', async ({ withdraw }) => {
+  receiver = await startWebhookReceiver({ respond: () => 500 });
+  harness = startDeliveryHarness({ clock: 'manual', config: defaultOrganizationWith([{ id: 'whe_flaky', url: receiver.url, subscribed_events: [READY] }]) });
+  harness.create(HAPPY_NO_PARTNERS);
+  harness.mock.clock.advance(55_000);
+  await harness.mock.services.deliveries.settled();
+  expect(harness.records()[0]!.next_attempt_at).not.toBeNull();
+
+  withdraw(harness);
+  expect(harness.records()[0]).toMatchObject({ status: 'expired', next_attempt_at: null });
+  harness.mock.clock.advance(24 * 3600_000);
+  await harness.mock.drain();
+  expect(receiver.received).toHaveLength(1);
+});
+
 test('a delivery queued behind a slow one still leaves at its own turn, and the queue keeps the engine order', async () => {
   receiver = await startWebhookReceiver({ respond: (_hook, index) => (index === 0 ? { status: 200, delayMs: 150 } : 200) });
   harness = startDeliveryHarness({ clock: 'manual', webhookUrl: receiver.url });

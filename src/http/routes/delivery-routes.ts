@@ -59,7 +59,6 @@ export const deliveryRoutes: Route[] = [
       checkOAuthEnabling(context, { enabled: patch.enabled ?? stored.endpoint.enabled, auth_type: patch.auth_type ?? stored.endpoint.auth_type });
       const becameSecret = patch.auth_type === 'secret' && stored.endpoint.auth_type !== 'secret';
       context.services.endpoints.update(stored, patch);
-      if (!stored.endpoint.enabled) context.services.deliveries.endpointWithdrawn(stored.endpoint.id);
       const secret = becameSecret ? context.services.endpoints.rotateSecret(stored) : undefined;
       return jsonResponse(200, { webhook_endpoint: stored.endpoint, ...(secret === undefined ? {} : { secret }) });
     },
@@ -72,7 +71,6 @@ export const deliveryRoutes: Route[] = [
     handle(context) {
       const stored = endpointOf(context);
       context.services.endpoints.remove(context.organizationId, stored.endpoint.id);
-      context.services.deliveries.endpointWithdrawn(stored.endpoint.id);
       return { status: 204, headers: {}, body: '' };
     },
   },

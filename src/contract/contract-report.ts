@@ -1,0 +1,63 @@
+import type { Deliveries } from '../delivery/deliveries';
+import type { RequestJournal } from '../http/request-journal';
+import { buildOpenApiDocument } from '../openapi';
+import { EVENT_TYPES, type Issue } from '../schemas';
+
+/** What the contract report reads: the request journal, the deliveries and the events emitted since the last reset. */
+export interface ContractReportSources {
+  journal: RequestJournal;
+  deliveries: Pick<Deliveries, 'countsByType'>;
+  emittedEvents: ReadonlyMap<string, number>;
+}
+
+/** The contract report of a run so far (`GET /_mock/report`, DESIGN.md user 3). */
+export interface ContractReport {
+  operations: { exercised: Record<string, number>; not_exercised: string[] };
+  events: {
+    emitted: Record<string, number>;
+    not_emitted: string[];
+    deliveries: Record<string, Record<string, number>>;
+  };
+  violations: {
+    count: number;
+    requests: Array<{ id: string; method: string; path: string; status: number; violations: Issue[] }>;
+  };
+}
+
+/** Requests with violations the report lists in full: the most recent ones (the count covers them all). */
+export const REPORTED_VIOLATING_REQUESTS = 100;
+
+let operationIds: string[] | undefined;
+
+/** The operationIds of the document: exactly the API's operations (a test keeps routes and document equal). */
+function documentedOperations(): string[] {
+  operationIds ??= Object.values(buildOpenApiDocument().paths ?? {}).flatMap((item) =>
+    Object.values(item as Record<string, { operationId?: string }>).map((operation) => operation.operationId ?? ''),
+  );
+  return operationIds;
+}
+
+/**
+ * Which API operations the client called and which it never did, which event types were emitted and how
+ * their deliveries ended, and the contract violations found in the client's requests.
+ */
+export function buildContractReport({ journal, deliveries, emittedEvents }: ContractReportSources): ContractReport {
+  const calls = journal.operationCounts();
+  const operations = documentedOperations();
+  const violating = journal.list({ violationsOnly: true }).slice(-REPORTED_VIOLATING_REQUESTS);
+  return {
+    operations: {
+      exercised: Object.fromEntries(operations.filter((operation) => calls[operation] !== undefined).map((operation) => [operation, calls[operation]!])),
+      not_exercised: operations.filter((operation) => calls[operation] === undefined),
+    },
+    events: {
+      emitted: Object.fromEntries(EVENT_TYPES.filter((type) => emittedEvents.has(type)).map((type) => [type, emittedEvents.get(type)!])),
+      not_emitted: EVENT_TYPES.filter((type) => !emittedEvents.has(type)),
+      deliveries: Object.fromEntries(deliveries.countsByType()),
+    },
+    violations: {
+      count: journal.violationCount(),
+      requests: violating.map((entry) => ({ id: entry.id, method: entry.method, path: entry.path, status: entry.status, violations: entry.violations })),
+    },
+  };
+}
