@@ -13,6 +13,7 @@ import { AnswerCache } from './answer-cache';
 import { createApiCore, type ApiCore } from './api-core';
 import { DEFAULT_BODY_LIMIT, type ApiServices } from './api-services';
 import { RequestJournal } from './request-journal';
+import { resetMock } from './reset-mock';
 import { VERSION } from '../version';
 
 /** Limits on what a long-running bvs-mock keeps (docs/fidelity.md, "Retention"); each has a default. */
@@ -175,19 +176,7 @@ export function createMock(options: MockOptions = {}): Mock {
     requireHttps: options.requireHttps ?? true,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     controlToken: options.controlToken ?? null,
-    reset() {
-      deliveries.reset();
-      emittedEvents.clear();
-      faults.clear();
-      engine.reset();
-      clock.reset();
-      registry.reset();
-      endpoints.clear();
-      seedEndpoints();
-      tokens.clear();
-      journal.clear();
-      answers.clear();
-    },
+    reset: () => resetMock({ deliveries, faults, engine, clock, registry, endpoints, tokens, journal, answers, emittedEvents, seedEndpoints }),
     drain,
     origin,
     answers,

@@ -94,6 +94,26 @@ test('POST /_mock/reset empties the state and moves the clock back to its start'
   expectApiError(await t.get(`/api/v2/entity_validations/${created.id}`), 404, 'not_found');
 });
 
+test('POST /_mock/reset returns every part to its start at once: report, events, faults, endpoints, journal', async () => {
+  const fresh = { report: (await t.call('/_mock/report')).json(), endpoints: (await t.call('/_mock/webhook_endpoints')).json() };
+  await t.json('POST', '/_mock/webhook_endpoints', { name: 'extra', url: 'https://127.0.0.1:9/hooks', subscribed_events: ['data_source_run_batch.ready'] });
+  await t.json('POST', '/_mock/faults', { kind: 'api_error', path: '/api/v2/entity_validations', count: 1 });
+  await t.json('POST', '/api/v2/entity_validations', { tin: HAPPY_PARTNERS, country: 'CL' });
+  await t.create({ tin: HAPPY_PARTNERS, country: 'CL' });
+  await t.runClock();
+  await t.json('POST', '/_mock/faults', { kind: 'api_error', path: '/api/v2/entity_validations', count: 1 });
+
+  expect((await t.call('/_mock/reset', { method: 'POST' })).status).toBe(200);
+  expect((await t.call('/_mock/faults')).json()).toEqual({ faults: [] });
+  expect((await t.call('/_mock/events')).json()).toMatchObject({ events: [] });
+  expect((await t.call('/_mock/webhook_endpoints')).json()).toEqual(fresh.endpoints);
+  // The report reads the journal, which the calls above fill again: compare what the reset emptied.
+  const report = (await t.call('/_mock/report')).json<{ events: unknown; violations: unknown }>();
+  expect(report.events).toEqual((fresh.report as typeof report).events);
+  expect(report.violations).toEqual((fresh.report as typeof report).violations);
+  expect((await t.call('/_mock/health')).json()).toMatchObject({ retention: { validations: 0 }, deliveries: { records: 0 } });
+});
+
 test('GET /_mock/scenarios lists every built-in scenario with its TINs', async () => {
   const { scenarios } = (await t.call('/_mock/scenarios')).json<{ scenarios: Array<{ name: string; tins: string[] }> }>();
   const byName = Object.fromEntries(scenarios.map((scenario) => [scenario.name, scenario.tins]));

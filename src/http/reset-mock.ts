@@ -1,0 +1,50 @@
+import type { SimulatedClock } from '../clock';
+import type { OrganizationRegistry } from '../config';
+import type { Deliveries } from '../delivery/deliveries';
+import type { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
+import type { Engine } from '../engine';
+import type { FaultPlan } from '../faults/fault-plan';
+import type { AccessTokens } from './access-tokens';
+import type { AnswerCache } from './answer-cache';
+import type { RequestJournal } from './request-journal';
+
+/** Every part of a mock that holds state a reset returns to its start. */
+export interface ResettableParts {
+  deliveries: Deliveries;
+  faults: FaultPlan;
+  engine: Engine;
+  clock: SimulatedClock;
+  registry: OrganizationRegistry;
+  endpoints: WebhookEndpointStore;
+  tokens: AccessTokens;
+  journal: RequestJournal;
+  answers: AnswerCache;
+  emittedEvents: Map<string, number>;
+  /** Adds the endpoints of the configuration (and `--webhook-url`) again. */
+  seedEndpoints(): void;
+}
+
+/**
+ * Returns a mock to its state at start, as one operation (`POST /_mock/reset`, a test's `afterEach`),
+ * in the one order that leaves nothing of the old state behind:
+ * 1. the deliveries first: in-flight attempts are aborted and queues dropped, so no old event reaches a
+ *    receiver or writes a record once the reset has returned;
+ * 2. the engine's trees, the emitted-event counts and the faults, which the old plays and deliveries read;
+ * 3. the clock, back to its start with no timer left (the old plays' timers go with it);
+ * 4. organization settings, and the configured endpoints again, stamped with the start instant;
+ * 5. tokens, the request journal and the cached answers last, so nothing rendered from the old state
+ *    can be served after it.
+ */
+export function resetMock(parts: ResettableParts): void {
+  parts.deliveries.reset();
+  parts.engine.reset();
+  parts.emittedEvents.clear();
+  parts.faults.clear();
+  parts.clock.reset();
+  parts.registry.reset();
+  parts.endpoints.clear();
+  parts.seedEndpoints();
+  parts.tokens.clear();
+  parts.journal.clear();
+  parts.answers.clear();
+}
