@@ -25,6 +25,9 @@ export function startBanner({ server, version, seed }: BannerInput): string {
     if (organization.api_keys[0] !== undefined) row('  API key', organization.api_keys[0]);
     const client = organization.oauth_clients[0];
     if (client) row('  OAuth client', `${client.client_id} / ${client.client_secret}  (POST ${server.url}/oauth/token)`);
+    // Printed, like the API key, so a receiver of legacy-model webhooks knows what to expect (spec §5.6).
+    const legacyToken = organization.settings.legacy_webhook_token;
+    if (legacyToken !== undefined) row('  Legacy token', `${legacyToken}  (Authorization: Bearer on legacy-model webhooks)`);
   }
   for (const organization of registry.list()) {
     for (const stored of server.services.endpoints.list(organization.id)) {

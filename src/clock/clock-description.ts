@@ -1,7 +1,7 @@
 import type { ClockMode } from './clock-mode';
 
 /**
- * The clock as the control API shows it (`GET /control/clock`); snake_case like every API body.
+ * The clock as the control API shows it (`GET /_mock/clock`); snake_case like every API body.
  */
 export interface ClockDescription {
   /** Current mode. */

@@ -96,7 +96,7 @@ function freePort(): Promise<number> {
   });
 }
 
-test('serve prints one block: URL, API key, OAuth client, control API, clock and the scenarios with their TINs', async () => {
+test('serve prints one block: URL, API key, OAuth client, legacy token, control API, clock and the scenarios with their TINs', async () => {
   const served = serve(['--port', '0', '--clock', 'manual']);
   const url = urlOf(await served.banner);
   await new Promise((resolve) => setTimeout(resolve, 100));
@@ -105,6 +105,8 @@ test('serve prints one block: URL, API key, OAuth client, control API, clock and
   expect(banner).toContain(`${url.origin}/api/v2`);
   expect(banner).toMatch(/API key\s+test_key_default/);
   expect(banner).toMatch(/OAuth client\s+default_client \/ default_secret/);
+  // The legacy-model webhooks' token (spec §5.6), printed so a legacy receiver knows what to check.
+  expect(banner).toMatch(/Legacy token\s+tok_legacy_default/);
   expect(banner).toContain(`${url.origin}/_mock`);
   expect(banner).toMatch(/Clock\s+manual, simulated time starts \d{4}-\d\d-\d\dT/);
   for (const [name, tin] of [
