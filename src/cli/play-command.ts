@@ -17,7 +17,7 @@ interface PlayFlags {
 /**
  * `bvs-mock play SCENARIO --webhook-url URL [--secret S]`: plays one scenario on
  * the instant clock to one receiver, prints each delivery attempt, and exits 1
- * if any delivery failed for good (DESIGN.md, Command line). A run waiting for
+ * if any delivery failed for good (docs/design.md, Command line). A run waiting for
  * input (`missing_input_data`) gets it once the rest has played, so the whole
  * scenario reaches the receiver.
  */

@@ -62,7 +62,7 @@ function collect(value: string, previous: string[]): string[] {
 
 /**
  * `bvs-mock serve`: every flag has an environment variable (`BVS_MOCK_PORT`,
- * ...), so a Docker user needs no file (DESIGN.md, Command line).
+ * ...), so a Docker user needs no file (docs/design.md, Command line).
  */
 export function serveCommand(version: string): Command {
   return new Command('serve')

@@ -9,7 +9,7 @@ export interface BannerInput {
 }
 
 /**
- * The one block `bvs-mock serve` prints on start (DESIGN.md, Command line):
+ * The one block `bvs-mock serve` prints on start (docs/design.md, Command line):
  * base URL, credentials, control API, clock, scenarios with their TINs, and a
  * first command to try.
  */

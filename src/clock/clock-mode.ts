@@ -1,5 +1,5 @@
 /**
- * How simulated time moves (DESIGN.md "One simulated clock").
+ * How simulated time moves (docs/design.md "One simulated clock").
  *
  * - `manual`: only `advance`, `runNext` and `runAll` move time (the control API's lever).
  * - `instant`: everything scheduled plays as fast as the machine allows, in due order, jumping time

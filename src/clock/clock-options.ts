@@ -4,7 +4,7 @@ import { systemTime } from './system-time';
 
 /**
  * Where every clock starts unless told otherwise: a fixed instant, so two runs of the same scenario
- * produce byte-identical timestamps (DESIGN.md "One simulated clock"). Not "now", on purpose.
+ * produce byte-identical timestamps (docs/design.md "One simulated clock"). Not "now", on purpose.
  */
 export const DEFAULT_CLOCK_START = '2026-01-15T10:00:00.000Z';
 

@@ -1,6 +1,6 @@
 /**
- * The simulated clock: the only place in bvs-mock that touches real time (DESIGN.md "One simulated
- * clock", STYLE.md rule 4). Everything else takes a {@link SimulatedClock} and reads `now()` from it.
+ * The simulated clock: the only place in bvs-mock that touches real time (docs/design.md "One simulated
+ * clock", CONTRIBUTING.md rule 4). Everything else takes a {@link SimulatedClock} and reads `now()` from it.
  */
 export { SimulatedClock, createClock } from './simulated-clock';
 export { TimerQueue } from './timer-queue';

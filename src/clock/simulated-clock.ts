@@ -20,7 +20,7 @@ const TURN_MAX_MS = 4;
 /**
  * The one simulated clock: every time-based behaviour of bvs-mock (run durations, retries and
  * backoff, token and URL expiry, timestamps) reads `now()` and schedules on it
- * (DESIGN.md "One simulated clock"). Timers fire in order of due time, then of scheduling, in every
+ * (docs/design.md "One simulated clock"). Timers fire in order of due time, then of scheduling, in every
  * mode, so the same scenario and requests always give the same events in the same order.
  *
  * Invariant the whole class leans on: no pending timer is due before `now()` (schedule clamps a past

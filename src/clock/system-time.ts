@@ -3,7 +3,7 @@
  *
  * Only `realtime` mode reads it (to turn elapsed wall time into simulated time). Tests inject a fake
  * `wallNow` to drive realtime mode without sleeping; everything else in bvs-mock reads time from the
- * simulated clock, never from here (STYLE.md rule 4).
+ * simulated clock, never from here (CONTRIBUTING.md rule 4).
  */
 export interface SystemTime {
   /** Wall-clock time in epoch milliseconds. */

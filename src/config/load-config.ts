@@ -25,7 +25,7 @@ export class ConfigError extends Error {
 
 /**
  * Reads and checks a configuration file (YAML or JSON). Without a file, the
- * embedded default: one organization with printed credentials (DESIGN.md).
+ * embedded default: one organization with printed credentials (docs/design.md).
  * Throws {@link ConfigError} naming the file, the path and the reason; a path
  * that is not a regular file (a FIFO, a directory, a device) or a file over
  * {@link MAX_CONFIG_FILE_BYTES} is refused before anything is read.

@@ -82,7 +82,7 @@ export class OrganizationRegistry {
   }
 
   /**
-   * Replaces some settings, as support would (DESIGN.md, control API). The result
+   * Replaces some settings, as support would (docs/design.md, control API). The result
    * is checked with the same schema as the configuration file; nothing changes when it fails.
    */
   updateSettings(id: string, patch: Record<string, unknown>): ReturnType<typeof OrganizationSettings.safeParse> {

@@ -10,7 +10,7 @@ export interface ContractReportSources {
   emittedEvents: ReadonlyMap<string, number>;
 }
 
-/** The contract report of a run so far (`GET /_mock/report`, DESIGN.md user 3). */
+/** The contract report of a run so far (`GET /_mock/report`, docs/design.md user 3). */
 export interface ContractReport {
   operations: { exercised: Record<string, number>; not_exercised: string[] };
   events: {

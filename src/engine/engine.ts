@@ -43,7 +43,7 @@ export interface EngineOptions {
   /** The id source, when other parts (webhook endpoints, deliveries) share it; default: one made from `seed`. */
   ids?: IdSource;
   scenarios: ScenarioLookup;
-  /** The tree played for a TIN no scenario names (DESIGN.md, Scenarios). */
+  /** The tree played for a TIN no scenario names (docs/design.md, Scenarios). */
   generate: (input: { tin: string; country: string }) => Scenario;
   /** Signs report and document URLs (24 hours, spec §8). */
   signer: UrlSigner;

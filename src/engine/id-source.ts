@@ -8,7 +8,7 @@ const ALPHABET_CODES = Array.from(ALPHABET, (char) => char.charCodeAt(0));
  * Makes ids as the service writes them: a type prefix, an underscore and an
  * opaque suffix (spec §2). The suffix is ULID-like: 10 characters of the
  * simulated time, then 16 from a seeded random source, so ids sort by creation
- * and the same seed and calls give the same ids (DESIGN.md, "One simulated clock").
+ * and the same seed and calls give the same ids (docs/design.md, "One simulated clock").
  */
 export class IdSource {
   private random: Random;

@@ -11,7 +11,7 @@ import type {
 
 /**
  * Everything one organization owns. Organizations never share records: an id
- * of organization A is simply absent from organization B's maps (DESIGN.md, "The API").
+ * of organization A is simply absent from organization B's maps (docs/design.md, "The API").
  */
 export class OrganizationState {
   readonly validations = new Map<string, ValidationRecord>();

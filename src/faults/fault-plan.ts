@@ -18,7 +18,7 @@ export interface ApiFaultDecision {
 }
 
 /**
- * The faults injected through `POST /_mock/faults` (DESIGN.md, control API):
+ * The faults injected through `POST /_mock/faults` (docs/design.md, control API):
  * duplicate or delayed deliveries, and errors or latency on matching API
  * requests. Which deliveries and requests are hit is drawn from a seeded random
  * source, so a run with the same seed hits the same ones.

@@ -35,7 +35,7 @@ export function allRoutes(): Route[] {
 /**
  * The request pipeline, in one short factory: HTTPS check, size limit, route,
  * credential and scope, handler; problems become the one error shape, and any
- * other exception one generic 500 logged with its request id (STYLE.md rule 5).
+ * other exception one generic 500 logged with its request id (CONTRIBUTING.md rule 5).
  * Transports (node server, msw, express) only convert to and from it.
  */
 export function createApiCore(services: ApiServices): ApiCore {

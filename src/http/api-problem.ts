@@ -28,7 +28,7 @@ export class ApiProblem extends Error {
 
 /**
  * Every API error message, by name: what happened, and what to do next
- * (STYLE.md rule 9). Handlers throw `problems.x(...)`, never ad-hoc strings.
+ * (CONTRIBUTING.md rule 9). Handlers throw `problems.x(...)`, never ad-hoc strings.
  */
 export const problems = {
   httpsRequired: () => new ApiProblem('https_required', 'All requests must use HTTPS (spec §5.1). Use https:// with this server, or start bvs-mock with --http to serve plain HTTP.'),

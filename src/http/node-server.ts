@@ -294,7 +294,7 @@ async function handle(options: NodeServerOptions, { request, response, secure, c
       request.destroy(error as Error);
       return;
     }
-    // A bug past the core's own catch (or an answer node refuses to write): one generic 500, logged, never a crashed process (STYLE.md rule 5).
+    // A bug past the core's own catch (or an answer node refuses to write): one generic 500, logged, never a crashed process (CONTRIBUTING.md rule 5).
     const answer = refused(problems.internal());
     const requestId = answer.headers['x-request-id']!;
     if (options.logError) options.logError(requestId, error);

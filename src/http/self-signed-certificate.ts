@@ -8,7 +8,7 @@ export interface TlsMaterial {
 
 /**
  * Makes the self-signed certificate `bvs-mock serve` uses unless one is given
- * (DESIGN.md, Command line): valid for localhost, 127.0.0.1 and ::1 (and the
+ * (docs/design.md, Command line): valid for localhost, 127.0.0.1 and ::1 (and the
  * listening host), for 30 days. Clients must trust it or skip verification.
  */
 export async function selfSignedCertificate(hosts: readonly string[] = []): Promise<TlsMaterial> {

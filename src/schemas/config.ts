@@ -7,7 +7,7 @@ import { z } from './zod';
 
 const ScopeName = z.enum(ALL_SCOPES as [Scope, ...Scope[]]);
 
-/** A webhook endpoint as the configuration file declares it (DESIGN.md, Configuration file). */
+/** A webhook endpoint as the configuration file declares it (docs/design.md, Configuration file). */
 export const WebhookEndpointConfig = z
   .strictObject({
     id: idOf('whe').optional(),

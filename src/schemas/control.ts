@@ -6,7 +6,7 @@ import { z } from './zod';
 /**
  * Bodies of the control API (`/_mock/...`): the dashboard's and the tests'
  * levers. Strict like every request body; `organization_id` may be given in any
- * of them (DESIGN.md, control API).
+ * of them (docs/design.md, control API).
  */
 const organization = { organization_id: z.string().optional() };
 

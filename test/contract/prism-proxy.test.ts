@@ -6,7 +6,7 @@ import { startServer, type StartedServer } from '../../src/http';
 // Prism, as a real process, proxies to bvs-mock and checks every answer against the generated
 // OpenAPI document (`--errors`: a violation becomes a 500 with an sl-violations header). This is an
 // independent validator's word that bvs-mock answers as its document says, and it shows the workflow
-// a client team uses to check its own requests (DESIGN.md, user 3).
+// a client team uses to check its own requests (docs/design.md, user 3).
 const ROOT = join(__dirname, '..', '..');
 const KEY = { authorization: 'Bearer test_key_default' };
 let mock: StartedServer;

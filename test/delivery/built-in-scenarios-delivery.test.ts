@@ -7,7 +7,7 @@ import { commentedEvents } from '../scenarios/expected-events';
 
 // Sweep: every built-in scenario, played on the instant clock to one endpoint subscribed to every
 // event, reaches a real receiver on loopback exactly as the engine emitted it (spec §6 Envelope,
-// Event order; DESIGN.md "the same webhooks in the same order with the same payloads").
+// Event order; docs/design.md "the same webhooks in the same order with the same payloads").
 
 const library = ScenarioLibrary.builtIn();
 const names = library.list().map((summary) => summary.name);
@@ -22,7 +22,7 @@ afterEach(async () => {
   receiver = undefined;
 });
 
-test('the built-in library has the ten scenarios of DESIGN.md', () => {
+test('the built-in library has the ten scenarios of docs/design.md', () => {
   expect([...names].sort()).toEqual(
     ['cl-formation', 'happy-no-partners', 'happy-partners', 'information-request', 'large-tree', 'legacy-webhook', 'main-definitive-error', 'missing-input-data', 'partner-definitive-error', 'partner-temporary-error'].sort(),
   );

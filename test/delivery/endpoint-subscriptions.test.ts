@@ -6,7 +6,7 @@ import type { EngineEvent } from '../../src/engine';
 import { CL_FORMATION, HAPPY_PARTNERS, INFORMATION_REQUEST } from '../support/built-in-tins';
 
 // Subscriptions and the endpoint's status, managed through the control API over real HTTPS as the
-// dashboard would (spec §6 Subscription and delivery; §3 and §7 items 3 and 4; DESIGN.md Control API).
+// dashboard would (spec §6 Subscription and delivery; §3 and §7 items 3 and 4; docs/design.md Control API).
 
 
 let t: TestServer;

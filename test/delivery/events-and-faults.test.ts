@@ -6,7 +6,7 @@ import { DEFAULT_API_KEY, expectApiError, startTestServer, type TestServer } fro
 import { expectDeliveryRecord } from '../support/delivery-harness';
 import { HAPPY_NO_PARTNERS, HAPPY_PARTNERS } from '../support/built-in-tins';
 
-// The dashboard's event history and the tests' fault levers, over real HTTPS (DESIGN.md Control
+// The dashboard's event history and the tests' fault levers, over real HTTPS (docs/design.md Control
 // API: GET /_mock/events, POST /_mock/events/:id/redeliver, POST and DELETE /_mock/faults;
 // spec §2 Delivery event record, §6 Subscription and delivery item 3; docs/fidelity.md row 30).
 

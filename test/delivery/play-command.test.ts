@@ -4,7 +4,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
 import { ROOT, buildCliIfStale } from '../support/built-cli';
 import { typeOf } from '../support/delivery-harness';
 
-// `bvs-mock play SCENARIO --webhook-url URL` (DESIGN.md, Command line), run as users run it: the
+// `bvs-mock play SCENARIO --webhook-url URL` (docs/design.md, Command line), run as users run it: the
 // built binary, against a real receiver on loopback.
 
 const HAPPY_PARTNERS_TYPES = [

@@ -8,7 +8,7 @@ import { startWebhookReceiver } from '../../src/testing';
 import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
 import { httpClient, type HttpAnswer } from '../support/https-client';
 
-// `bvs-mock serve`, the built command line as users run it (DESIGN.md, Command line): the banner,
+// `bvs-mock serve`, the built command line as users run it (docs/design.md, Command line): the banner,
 // readiness, clean stop, start-up errors, and the environment variables.
 
 

@@ -4,7 +4,7 @@ import { expectApiError, startTestServer, type TestServer } from '../support/api
 import { CL_FORMATION, HAPPY_NO_PARTNERS, HAPPY_PARTNERS, MISSING_INPUT_DATA } from '../support/built-in-tins';
 
 // The control API's levers on the engine: revalidation, input for a missing_input_data run, and the
-// information request actions with their refusals (DESIGN.md, Control API; docs/fidelity.md rows 13, 14, 34).
+// information request actions with their refusals (docs/design.md, Control API; docs/fidelity.md rows 13, 14, 34).
 
 
 let t: TestServer;

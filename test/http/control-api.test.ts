@@ -5,7 +5,7 @@ import { EntityValidation } from '../../src/schemas';
 import { expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
 import { HAPPY_PARTNERS } from '../support/built-in-tins';
 
-// The control API (DESIGN.md, Control API): health, reset, the clock, scenarios, organization
+// The control API (docs/design.md, Control API): health, reset, the clock, scenarios, organization
 // settings, organization_id, and the OpenAPI document.
 
 interface ClockView {

@@ -6,7 +6,7 @@ import { concreteRoutes, seedResources, type ConcreteRoute, type ResourceIds } f
 
 // Fuzz of every operation over real HTTPS: random bodies, content types, credentials, methods, ids
 // and queries. Whatever comes in, the server never answers 5xx, every error is in the one shape with
-// a matching x-request-id, and afterwards it is healthy with its state intact (STYLE.md rule 5).
+// a matching x-request-id, and afterwards it is healthy with its state intact (CONTRIBUTING.md rule 5).
 
 const RUNS = Number(process.env.BVS_FUZZ_RUNS ?? 500);
 

@@ -5,7 +5,7 @@ import { API_RESPONSE_SCHEMAS as SCHEMAS } from '../support/api-response-schemas
 import type { HttpAnswer } from '../support/https-client';
 import { DEFAULT_API_KEY, bearer, startTestServer, type TestServer } from '../support/api-test-server';
 
-// Sweep: every JSON body the API answers validates with its zod schema (STYLE.md rule 3), for every
+// Sweep: every JSON body the API answers validates with its zod schema (CONTRIBUTING.md rule 3), for every
 // operation, across every built-in scenario, at the start, mid-flight and at the end of the play.
 
 const SCENARIOS = ScenarioLibrary.builtIn()

@@ -2,7 +2,7 @@ import { BvsMockConfig, OAuthTokenResponse, WebhookEndpointList } from '../../sr
 import { bearer, expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
 import { CL_FORMATION_TIN, concreteRoutes, seedResources, type ConcreteRoute, type ResourceIds } from '../support/route-fixtures';
 
-// Organizations are isolated: one organization's credentials never see another's resources (DESIGN.md, The API).
+// Organizations are isolated: one organization's credentials never see another's resources (docs/design.md, The API).
 
 const CONFIG = BvsMockConfig.parse({
   organizations: [

@@ -12,7 +12,7 @@ import {
 /**
  * The zod schema of each API operation's 2xx JSON body, by operation name (as
  * `allRoutes()` names them). Outgoing bodies go through the same schemas in
- * tests, so the mock cannot drift from its contract (STYLE.md rule 3).
+ * tests, so the mock cannot drift from its contract (CONTRIBUTING.md rule 3).
  */
 export const API_RESPONSE_SCHEMAS: Readonly<Record<string, ZodType>> = {
   createOAuthToken: OAuthTokenResponse,

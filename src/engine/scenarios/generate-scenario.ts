@@ -39,7 +39,7 @@ const ALERTS: Record<string, string[]> = {
 };
 
 /**
- * The tree played by a TIN that no scenario names (DESIGN.md "Scenarios"): realistic for the
+ * The tree played by a TIN that no scenario names (docs/design.md "Scenarios"): realistic for the
  * country, seeded from the TIN, so the same TIN gives a byte-identical scenario on every run and
  * machine while different TINs differ. Chilean companies run `cl/sii`, `cl/registry`, `cl/pep`
  * and sometimes `cl/bankruptcy_bulletin`; other countries `<cc>/registry`, `<cc>/sanctions`,

@@ -32,7 +32,7 @@ export type ScenarioFileResult =
   | {
       ok: false;
       file: string;
-      /** Every issue, never only the first (STYLE.md 3). */
+      /** Every issue, never only the first (CONTRIBUTING.md rule 3). */
       issues: ScenarioFileIssue[];
       /** The underlying error: the file system's, the YAML parser's, or zod's. */
       cause: unknown;

@@ -4,7 +4,7 @@ import type { ScenarioFileIssue } from './scenario-file-issue';
 
 /**
  * Scenario files that stop start-up, all of them at once: a user with three broken files learns
- * about the three in one run rather than one per restart (STYLE.md 3, stripe-mock's "fail at start").
+ * about the three in one run rather than one per restart (CONTRIBUTING.md rule 3, stripe-mock's "fail at start").
  */
 export class ScenarioLibraryError extends Error {
   override readonly name = 'ScenarioLibraryError';

@@ -1,6 +1,6 @@
 /**
  * A faker seed derived from a text (a TIN), the same on every machine, Node version and run, so a
- * TIN always plays the same generated tree (DESIGN.md "One simulated clock": same seed, scenario and
+ * TIN always plays the same generated tree (docs/design.md "One simulated clock": same seed, scenario and
  * requests give byte-identical payloads).
  *
  * Two 32-bit FNV-1a hashes over the UTF-8 bytes, with different offset bases, feed faker's

@@ -32,7 +32,7 @@ export function localesFor(country: string): LocaleDefinition[] {
 /**
  * A faker of its own for one generated tree, seeded from the TIN alone. Never the global `faker`:
  * another caller's draws would shift ours, and the same TIN must always play the same tree
- * (STYLE.md 4, DESIGN.md "One simulated clock").
+ * (CONTRIBUTING.md rule 4, docs/design.md "One simulated clock").
  */
 export function seededFaker({ tin, country }: { tin: string; country: string }): Faker {
   const seeded = new (faker().Faker)({ locale: localesFor(country) });

@@ -5,7 +5,7 @@ import { checkBody } from '../read-body';
 import type { Route } from '../router';
 import { readRoute } from './read-route';
 
-/** Header choosing a scenario by name on the create call (DESIGN.md, Scenarios). */
+/** Header choosing a scenario by name on the create call (docs/design.md, Scenarios). */
 export const SCENARIO_HEADER = 'x-mock-scenario';
 
 /** The operations of spec §4 (besides the token endpoint). */

@@ -51,7 +51,7 @@ function refuseRedacted(patch: Record<string, unknown>): void {
   if (typeof oauth === 'object' && oauth !== null && (oauth as Record<string, unknown>).client_secret === REDACTED_SECRET) throw problems.redactedSecret('$.oauth.client_secret');
 }
 
-/** The control API (DESIGN.md): health, reset, the clock, organizations' settings, the journal, and the engine's levers. */
+/** The control API (docs/design.md): health, reset, the clock, organizations' settings, the journal, and the engine's levers. */
 export const controlRoutes: Route[] = [
   {
     method: 'GET',
@@ -124,7 +124,7 @@ export const controlRoutes: Route[] = [
       if (!registry.has(id)) throw problems.unknownOrganization(id, registry.list().map((organization) => organization.id));
       const body = context.json();
       if (typeof body !== 'object' || body === null || Array.isArray(body)) throw problems.invalidRequest('Send a JSON object of settings, like {"child_batches_ready": false}.');
-      // organization_id may be given in any control body (DESIGN.md); here the path already names it.
+      // organization_id may be given in any control body (docs/design.md); here the path already names it.
       const { organization_id: _organization, ...patch } = body as Record<string, unknown>;
       refuseRedacted(patch);
       const result = registry.updateSettings(id, patch);

@@ -27,7 +27,7 @@ function requestAction<T>(path: string, schema: ZodType<T>, act: (flow: Informat
   };
 }
 
-/** The recipient's and reviewers' actions (DESIGN.md, control API; docs/fidelity.md row 13). */
+/** The recipient's and reviewers' actions (docs/design.md, control API; docs/fidelity.md row 13). */
 export const informationRequestRoutes: Route[] = [
   requestAction('submit', SubmitItemsRequest, (flow, body) => flow.submit(body.items ?? 'all')),
   requestAction('analyze', AnalyzeRequest, (flow, body) => flow.analyze({ information_sheet: body.information_sheet, chat: body.chat })),

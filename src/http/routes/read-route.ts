@@ -22,7 +22,7 @@ export interface ReadRouteOptions {
 
 /**
  * A `GET .../:id` operation: the resource of the caller's organization, or 404.
- * Another organization's id is simply not found (DESIGN.md, The API).
+ * Another organization's id is simply not found (docs/design.md, The API).
  */
 export function readRoute(options: ReadRouteOptions): Route {
   return {
