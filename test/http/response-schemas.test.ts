@@ -4,6 +4,7 @@ import type { DataSourceRunBatch, EntityValidation } from '../../src/schemas';
 import { API_RESPONSE_SCHEMAS as SCHEMAS } from '../support/api-response-schemas';
 import type { HttpAnswer } from '../support/https-client';
 import { DEFAULT_API_KEY, bearer, startTestServer, type TestServer } from '../support/api-test-server';
+import { CL_FORMATION } from '../support/built-in-tins';
 
 // Sweep: every JSON body the API answers validates with its zod schema (CONTRIBUTING.md rule 3), for every
 // operation, across every built-in scenario, at the start, mid-flight and at the end of the play.
@@ -52,7 +53,8 @@ async function sweepValidation(id: string): Promise<void> {
   for (const partner of validation.related_entities) check('getEntityValidation', await t.get(`/api/v2/entity_validations/${partner.id}`));
 }
 
-test.each(SCENARIOS)('every response body of scenario %s validates with its schema', async (_name, tin) => {
+/** Creates a validation of `tin` and checks every body it answers: at creation, mid-flight, at the end, after a report and new stakeholders. */
+async function sweepScenario(tin: string): Promise<void> {
   const created = await t.json('POST', '/api/v2/entity_validations', { tin, country: 'CL', information_request: { template_id: 'irt_sweep' } }, bearer(DEFAULT_API_KEY));
   const { id, data_source_run_batches } = check<EntityValidation>('createEntityValidation', created);
   await sweepValidation(id);
@@ -65,6 +67,16 @@ test.each(SCENARIOS)('every response body of scenario %s validates with its sche
   check('addStakeholders', await t.json('POST', `/api/v2/entity_validations/${id}/stakeholders`, stakeholder, bearer(DEFAULT_API_KEY)));
   await t.runClock();
   await sweepValidation(id);
+}
+
+/** Checks the bodies that belong to no validation: a token and the endpoint list. */
+async function sweepAccount(): Promise<void> {
+  check('createOAuthToken', await t.token({ grant_type: 'client_credentials', client_id: 'default_client', client_secret: 'default_secret' }));
+  check('listWebhookEndpoints', await t.get('/api/v2/webhook_endpoints'));
+}
+
+test.each(SCENARIOS)('every response body of scenario %s validates with its schema', async (_name, tin) => {
+  await sweepScenario(tin);
 });
 
 test('a generated tree (a TIN no scenario names) answers bodies that validate too', async () => {
@@ -86,15 +98,18 @@ test('bodies carrying the legacy webhook echo validate too', async () => {
 });
 
 test('token and endpoint list bodies validate with their schemas', async () => {
-  check('createOAuthToken', await t.token({ grant_type: 'client_credentials', client_id: 'default_client', client_secret: 'default_secret' }));
-  check('listWebhookEndpoints', await t.get('/api/v2/webhook_endpoints'));
+  await sweepAccount();
 });
 
-test('the sweep reaches every JSON operation of the API', () => {
+test('the sweep reaches every JSON operation of the API, run alone or after the others', async () => {
   const apiOperations = allRoutes()
     .filter((route) => route.access.kind === 'api' || route.operation === 'createOAuthToken')
     .map((route) => route.operation)
     .sort();
   expect(apiOperations).toEqual(Object.keys(SCHEMAS).sort());
+  // Its own sweep, so the test holds alone (-t) and in any order: one scenario with every kind of resource.
+  checked.clear();
+  await sweepScenario(CL_FORMATION);
+  await sweepAccount();
   expect([...checked.keys()].sort()).toEqual(apiOperations);
 });
