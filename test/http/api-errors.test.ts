@@ -1,22 +1,17 @@
 import { OAuthTokenResponse } from '../../src/schemas';
-import { DEFAULT_API_KEY, bearer, expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { DEFAULT_API_KEY, bearer, expectApiError, useTestServer } from '../support/api-test-server';
 import { concreteRoutes, seedResources, type ConcreteRoute, type ResourceIds } from '../support/route-fixtures';
 
 // Error paths of the API: each with its status, its code and the one error shape (docs/fidelity.md row 25).
 
-let t: TestServer;
+const t = useTestServer({}, { reset: false });
 let ids: ResourceIds;
 let apiRoutes: ConcreteRoute[];
 const BAD_IDS = { validation: 'evl_missing', batch: 'dsrb_missing', run: 'dsr_missing', informationRequest: 'irq_missing' };
 
 beforeAll(async () => {
-  t = await startTestServer();
   ids = await seedResources(t);
   apiRoutes = concreteRoutes(ids).filter((route) => route.access === 'api');
-});
-
-afterAll(async () => {
-  await t.close();
 });
 
 const CREATE = '/api/v2/entity_validations';

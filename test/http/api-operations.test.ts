@@ -1,4 +1,3 @@
-import type { EngineEvent } from '../../src/engine';
 import {
   BvsMockConfig,
   DataSourceRunBatch,
@@ -8,7 +7,7 @@ import {
   InformationRequest,
   WebhookEndpointList,
 } from '../../src/schemas';
-import { DEFAULT_API_KEY, expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { DEFAULT_API_KEY, expectApiError, useTestServer } from '../support/api-test-server';
 import { CL_FORMATION, HAPPY_NO_PARTNERS, HAPPY_PARTNERS, PARTNER_DEFINITIVE_ERROR } from '../support/built-in-tins';
 
 // The happy path of every operation of the API (spec §4) and of its extensions (docs/fidelity.md row 18), over HTTPS.
@@ -28,22 +27,8 @@ const CONFIG = BvsMockConfig.parse({
   ],
 });
 
-let t: TestServer;
-let events: EngineEvent[] = [];
-
-beforeAll(async () => {
-  t = await startTestServer({ config: CONFIG });
-  t.server.engine.subscribe((event) => events.push(event));
-});
-
-afterAll(async () => {
-  await t.close();
-});
-
-beforeEach(async () => {
-  expect((await t.call('/_mock/reset', { method: 'POST' })).status).toBe(200);
-  events = [];
-});
+const t = useTestServer({ config: CONFIG });
+const events = t.events;
 
 test('GET /api/v2/webhook_endpoints lists the organization endpoints without their secrets', async () => {
   const answer = await t.get('/api/v2/webhook_endpoints');

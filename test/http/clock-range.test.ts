@@ -1,5 +1,5 @@
 import { CLOCK_RANGE_YEARS, clockLimit } from '../../src/http/routes/control-routes';
-import { expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { expectApiError, useTestServer } from '../support/api-test-server';
 
 // Regression: 27,392 advances of ten years pushed the simulated date out of Date's range, and from then
 // on GET /_mock/health answered 500 (toISOString threw RangeError). POST /_mock/clock/advance now refuses
@@ -12,19 +12,7 @@ interface Clock {
   started_at: string;
 }
 
-let t: TestServer;
-
-beforeAll(async () => {
-  t = await startTestServer();
-});
-
-afterAll(async () => {
-  await t.close();
-});
-
-beforeEach(async () => {
-  await t.call('/_mock/reset', { method: 'POST' });
-});
+const t = useTestServer();
 
 async function clock(): Promise<Clock> {
   return (await t.call('/_mock/clock')).json<Clock>();

@@ -1,15 +1,7 @@
 import { EVENT_TYPES } from '../../src/schemas';
-import { startTestServer, type TestServer } from '../support/api-test-server';
+import { useTestServer } from '../support/api-test-server';
 
-let t: TestServer;
-
-beforeAll(async () => {
-  t = await startTestServer();
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer({}, { reset: false });
 
 interface Report {
   operations: { exercised: Record<string, number>; not_exercised: string[] };

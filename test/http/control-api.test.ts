@@ -1,8 +1,7 @@
 import { parse as parseYaml } from 'yaml';
-import type { EngineEvent } from '../../src/engine';
 import { allRoutes } from '../../src/http';
 import { EntityValidation } from '../../src/schemas';
-import { expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { expectApiError, useTestServer } from '../support/api-test-server';
 import { HAPPY_PARTNERS } from '../support/built-in-tins';
 
 // The control API (docs/design.md, Control API): health, reset, the clock, scenarios, organization
@@ -18,22 +17,8 @@ interface ClockView {
 }
 
 
-let t: TestServer;
-let events: EngineEvent[] = [];
-
-beforeAll(async () => {
-  t = await startTestServer();
-  t.server.engine.subscribe((event) => events.push(event));
-});
-
-afterAll(async () => {
-  await t.close();
-});
-
-beforeEach(async () => {
-  expect((await t.call('/_mock/reset', { method: 'POST' })).status).toBe(200);
-  events = [];
-});
+const t = useTestServer();
+const events = t.events;
 
 const clock = async () => (await t.call('/_mock/clock')).json<ClockView>();
 const seconds = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 1000;
@@ -196,7 +181,7 @@ test('PATCH organization settings child_batches_ready false suppresses the event
   const types = events.map((event) => event.type);
   expect(types).not.toContain('data_source_run_batch.child_batches_ready');
   expect(types).toContain('data_source_run_batch.consolidated_report_ready');
-  events = [];
+  events.length = 0;
   await t.json('PATCH', '/_mock/organizations/default/settings', { child_batches_ready: true });
   await t.create({ tin: HAPPY_PARTNERS, country: 'CL' });
   await t.runClock();

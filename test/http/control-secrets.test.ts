@@ -1,6 +1,6 @@
 import { BvsMockConfig } from '../../src/schemas';
 import { REDACTED_SECRET } from '../../src/http/routes/control-routes';
-import { expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { expectApiError, useTestServer } from '../support/api-test-server';
 import { concreteRoutes, seedResources } from '../support/route-fixtures';
 
 // Regression: PATCH /_mock/organizations/:id/settings with {} answered the legacy webhook token and the
@@ -26,19 +26,7 @@ const CONFIG = BvsMockConfig.parse({
 
 const SECRETS = [LEGACY_TOKEN, IDP_SECRET, ENDPOINT_SECRET, CLIENT_SECRET];
 
-let t: TestServer;
-
-beforeAll(async () => {
-  t = await startTestServer({ config: CONFIG });
-});
-
-afterAll(async () => {
-  await t.close();
-});
-
-beforeEach(async () => {
-  await t.call('/_mock/reset', { method: 'POST' });
-});
+const t = useTestServer({ config: CONFIG });
 
 test('PATCH settings with {} answers "<set>" for the legacy token and the OAuth client secret, never their values', async () => {
   const answer = await t.json('PATCH', '/_mock/organizations/default/settings', {});

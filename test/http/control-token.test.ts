@@ -1,6 +1,6 @@
 import { allRoutes } from '../../src/http';
 import { EntityValidation, Formation } from '../../src/schemas';
-import { bearer, expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { bearer, expectApiError, startTestServer, useTestServer } from '../support/api-test-server';
 import { CL_FORMATION, HAPPY_PARTNERS } from '../support/built-in-tins';
 
 // Regression: the control API (/_mock/*) answered anyone who reached the port, so a container on
@@ -9,15 +9,7 @@ import { CL_FORMATION, HAPPY_PARTNERS } from '../support/built-in-tins';
 
 const TOKEN = 'ctl_7f3a9c2e5b1d4f60';
 
-let t: TestServer;
-
-beforeAll(async () => {
-  t = await startTestServer({ controlToken: TOKEN });
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer({ controlToken: TOKEN }, { reset: false });
 
 /** A control call with the right token. */
 const control = (method: string, path: string, body?: unknown) => t.json(method, path, body, bearer(TOKEN));

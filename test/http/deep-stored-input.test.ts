@@ -4,26 +4,14 @@ import { parse as parseYaml } from 'yaml';
 import { BUILT_IN_SCENARIOS_DIR } from '../../src/engine/scenarios';
 import { MAX_JSON_DEPTH } from '../../src/http/read-body';
 import { InformationRequest } from '../../src/schemas';
-import { expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { expectApiError, useTestServer } from '../support/api-test-server';
 import { INFORMATION_REQUEST } from '../support/built-in-tins';
 
 // Regression: an information_sheet nested 3,000 deep was stored by POST /_mock/information_requests/:id/analyze,
 // and rendering it (structuredClone) overflowed the stack, so that call and every later read of the request
 // answered 500. Every JSON body is now refused at input past MAX_JSON_DEPTH (src/http/read-body.ts).
 
-let t: TestServer;
-
-beforeAll(async () => {
-  t = await startTestServer();
-});
-
-afterAll(async () => {
-  await t.close();
-});
-
-beforeEach(async () => {
-  await t.call('/_mock/reset', { method: 'POST' });
-});
+const t = useTestServer();
 
 /** `{"a":{"a":...{}}}`: `levels` objects, one inside the other. */
 function nested(levels: number): Record<string, unknown> {

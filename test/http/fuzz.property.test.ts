@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { ApiError, EntityValidation, OAuthTokenResponse } from '../../src/schemas';
 import { API_RESPONSE_SCHEMAS } from '../support/api-response-schemas';
-import { DEFAULT_API_KEY, bearer, startTestServer, type TestServer } from '../support/api-test-server';
+import { DEFAULT_API_KEY, bearer, useTestServer } from '../support/api-test-server';
 import { concreteRoutes, seedResources, type ConcreteRoute, type ResourceIds } from '../support/route-fixtures';
 
 // Fuzz of every operation over real HTTPS: random bodies, content types, credentials, methods, ids
@@ -16,20 +16,15 @@ const RUNS = Number(process.env.BVS_FUZZ_RUNS ?? 500);
  */
 const LEFT_OUT = new Set(['control.reset', 'control.faults.add', 'control.webhook_endpoints.create', 'control.webhook_endpoints.update']);
 
-let t: TestServer;
+const t = useTestServer({}, { reset: false });
 let ids: ResourceIds;
 let routes: ConcreteRoute[];
 let accessToken: string;
 
 beforeAll(async () => {
-  t = await startTestServer();
   ids = await seedResources(t);
   routes = concreteRoutes(ids).filter((route) => !LEFT_OUT.has(route.operation));
   accessToken = OAuthTokenResponse.parse((await t.token({ grant_type: 'client_credentials', client_id: 'default_client', client_secret: 'default_secret' })).json()).access_token;
-});
-
-afterAll(async () => {
-  await t.close();
 });
 
 /** Printable ASCII, what an HTTP header value may carry. */

@@ -1,7 +1,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { DataSourceRunBatch, EntityValidation, Formation } from '../../src/schemas';
 import type { HttpAnswer } from '../support/https-client';
-import { expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { expectApiError, useTestServer } from '../support/api-test-server';
 import { CL_FORMATION, HAPPY_PARTNERS } from '../support/built-in-tins';
 
 // PDFs behind pre-signed URLs: they work for 24 simulated hours, then answer 410 url_expired, and
@@ -9,19 +9,7 @@ import { CL_FORMATION, HAPPY_PARTNERS } from '../support/built-in-tins';
 
 const DAY = 24 * 60 * 60;
 
-let t: TestServer;
-
-beforeAll(async () => {
-  t = await startTestServer();
-});
-
-afterAll(async () => {
-  await t.close();
-});
-
-beforeEach(async () => {
-  await t.call('/_mock/reset', { method: 'POST' });
-});
+const t = useTestServer();
 
 async function expectPdf(answer: HttpAnswer): Promise<PDFDocument> {
   expect(answer.status).toBe(200);

@@ -3,7 +3,7 @@ import { ScenarioLibrary } from '../../src/engine/scenarios';
 import type { DataSourceRunBatch, EntityValidation } from '../../src/schemas';
 import { API_RESPONSE_SCHEMAS as SCHEMAS } from '../support/api-response-schemas';
 import type { HttpAnswer } from '../support/https-client';
-import { DEFAULT_API_KEY, bearer, startTestServer, type TestServer } from '../support/api-test-server';
+import { DEFAULT_API_KEY, bearer, useTestServer } from '../support/api-test-server';
 import { CL_FORMATION } from '../support/built-in-tins';
 
 // Sweep: every JSON body the API answers validates with its zod schema (CONTRIBUTING.md rule 3), for every
@@ -13,16 +13,8 @@ const SCENARIOS = ScenarioLibrary.builtIn()
   .list()
   .map((scenario) => [scenario.name, scenario.tins[0]!] as const);
 
-let t: TestServer;
+const t = useTestServer({}, { reset: false });
 const checked = new Map<string, number>();
-
-beforeAll(async () => {
-  t = await startTestServer();
-});
-
-afterAll(async () => {
-  await t.close();
-});
 
 /** Validates a 2xx JSON answer of `operation` with its schema and counts it. */
 function check<T>(operation: string, answer: HttpAnswer): T {

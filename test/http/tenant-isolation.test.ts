@@ -1,5 +1,5 @@
 import { BvsMockConfig, OAuthTokenResponse, WebhookEndpointList } from '../../src/schemas';
-import { bearer, expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { bearer, expectApiError, useTestServer } from '../support/api-test-server';
 import { CL_FORMATION_TIN, concreteRoutes, seedResources, type ConcreteRoute, type ResourceIds } from '../support/route-fixtures';
 
 // Organizations are isolated: one organization's credentials never see another's resources (docs/design.md, The API).
@@ -25,20 +25,15 @@ const CONFIG = BvsMockConfig.parse({
   ],
 });
 
-let t: TestServer;
+const t = useTestServer({ config: CONFIG }, { reset: false });
 let acme: ResourceIds;
 let acmeRoutes: ConcreteRoute[];
 let globexToken: string;
 
 beforeAll(async () => {
-  t = await startTestServer({ config: CONFIG });
   acme = await seedResources(t, 'test_key_acme', 'acme');
   acmeRoutes = concreteRoutes(acme).filter((route) => route.access === 'api' && route.pattern.includes(':id'));
   globexToken = OAuthTokenResponse.parse((await t.token({ grant_type: 'client_credentials', client_id: 'globex_client', client_secret: 'globex_secret' })).json()).access_token;
-});
-
-afterAll(async () => {
-  await t.close();
 });
 
 function callAs(route: ConcreteRoute, credential: string) {

@@ -1,4 +1,4 @@
-import { DEFAULT_API_KEY, bearer, expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { DEFAULT_API_KEY, bearer, expectApiError, startTestServer, useTestServer } from '../support/api-test-server';
 
 // Unknown fields are the one tolerable contract violation: recorded in GET /_mock/requests without
 // --strict, refused with 422 with it (src/http/read-body.ts checkBody; CONTRIBUTING.md rule 3).
@@ -13,19 +13,7 @@ interface JournalEntry {
   violations: Array<{ path: string; code: string; message: string }>;
 }
 
-let t: TestServer;
-
-beforeAll(async () => {
-  t = await startTestServer();
-});
-
-afterAll(async () => {
-  await t.close();
-});
-
-beforeEach(async () => {
-  await t.call('/_mock/reset', { method: 'POST' });
-});
+const t = useTestServer();
 
 async function journal(query = ''): Promise<JournalEntry[]> {
   const answer = await t.call(`/_mock/requests${query}`);

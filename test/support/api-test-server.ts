@@ -1,3 +1,4 @@
+import type { EngineEvent } from '../../src/engine';
 import { startServer, type ServerOptions, type StartedServer } from '../../src/http';
 import { ApiError, EntityValidation, type ApiErrorCode } from '../../src/schemas';
 import { httpClient, type HttpAnswer, type HttpCall, type HttpClient } from './https-client';
@@ -79,6 +80,65 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
       client.close();
       await server.close();
     },
+  };
+}
+
+/** A test server a whole test file shares, with the engine's events since the last reset. */
+export interface SharedTestServer extends TestServer {
+  /** Every event the engine emitted since the file's last reset (emptied by each reset). */
+  readonly events: EngineEvent[];
+}
+
+/**
+ * Starts one test server for the test file (in `beforeAll`), closes it after the last test (`afterAll`)
+ * and, unless `reset: false`, resets it before each test (`POST /_mock/reset`, which must answer 200)
+ * and empties `events`. Call it at the top level of a test file; use the result inside tests and hooks.
+ *
+ * @example
+ * const t = useTestServer({ config: CONFIG });
+ * test('creates', async () => { await t.create({ tin: HAPPY_PARTNERS, country: 'CL' }); });
+ */
+export function useTestServer(options: ServerOptions = {}, { reset = true }: { reset?: boolean } = {}): SharedTestServer {
+  let current: TestServer | undefined;
+  const events: EngineEvent[] = [];
+  beforeAll(async () => {
+    current = await startTestServer(options);
+    current.server.engine.subscribe((event) => events.push(event));
+  });
+  afterAll(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  if (reset) {
+    beforeEach(async () => {
+      const answer = await live().call('/_mock/reset', { method: 'POST' });
+      if (answer.status !== 200) throw new Error(`useTestServer: POST /_mock/reset answered ${answer.status} ${answer.text().slice(0, 300)}`);
+      events.length = 0;
+    });
+  }
+  const live = (): TestServer => {
+    if (current === undefined) throw new Error('useTestServer: the server starts in beforeAll and stops in afterAll; use it inside tests and hooks');
+    return current;
+  };
+  return {
+    get server() {
+      return live().server;
+    },
+    get client() {
+      return live().client;
+    },
+    get unexpectedErrors() {
+      return live().unexpectedErrors;
+    },
+    events,
+    call: (target, call) => live().call(target, call),
+    json: (method, target, body, headers) => live().json(method, target, body, headers),
+    get: (target, key) => live().get(target, key),
+    create: (body, options) => live().create(body, options),
+    runClock: () => live().runClock(),
+    advance: (seconds) => live().advance(seconds),
+    token: (fields) => live().token(fields),
+    close: () => live().close(),
   };
 }
 
