@@ -157,7 +157,7 @@ function request(url, { method = 'GET', headers = {}, body } = {}) {
 /** Calls `ask` every 20 ms until it returns true; connection errors mean "not yet". */
 async function pollUntil(child, what, ask, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
-  let last = 'no attempt';
+  let last;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${child.label} exited while waiting for ${what}:\n${tailOf(child)}`);
     try {
@@ -215,17 +215,26 @@ async function startBvsMock() {
 
 /** Creates a happy-partners validation and waits until the instant clock has played it to its consolidated report. */
 async function playedValidation(bvs) {
-  const created = await request(`${bvs.url}/api/v2/entity_validations`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify(HAPPY) });
+  const created = await request(`${bvs.url}/api/v2/entity_validations`, {
+    method: 'POST',
+    headers: { ...AUTH, 'content-type': 'application/json' },
+    body: JSON.stringify(HAPPY),
+  });
   if (created.status !== 201) throw new Error(`bvs-mock: POST /api/v2/entity_validations answered ${created.status}: ${created.body.slice(0, 300)}`);
   const { id } = JSON.parse(created.body);
   const url = `${bvs.url}/api/v2/entity_validations/${id}`;
   let body;
-  await pollUntil(bvs.child, `a consolidated_report_url on ${id}`, async () => {
-    const answer = await request(url, { headers: AUTH });
-    if (answer.status !== 200) return `status ${answer.status}`;
-    body = answer.body;
-    return JSON.parse(body).data_source_run_batches?.[0]?.consolidated_report_url != null ? true : 'report not ready';
-  }, 10_000);
+  await pollUntil(
+    bvs.child,
+    `a consolidated_report_url on ${id}`,
+    async () => {
+      const answer = await request(url, { headers: AUTH });
+      if (answer.status !== 200) return `status ${answer.status}`;
+      body = answer.body;
+      return JSON.parse(body).data_source_run_batches?.[0]?.consolidated_report_url != null ? true : 'report not ready';
+    },
+    10_000,
+  );
   return { id, path: `/api/v2/entity_validations/${id}`, body };
 }
 
@@ -235,10 +244,15 @@ async function bvsStartup() {
   const child = launch('bvs-mock serve (HTTPS)', [BIN, 'serve', '--port', '0']);
   try {
     const url = await listeningUrl(child);
-    await pollUntil(child, 'GET /_mock/health 200', async () => {
-      const answer = await request(`${url}/_mock/health`);
-      return answer.status === 200 ? true : `status ${answer.status}`;
-    }, 15_000);
+    await pollUntil(
+      child,
+      'GET /_mock/health 200',
+      async () => {
+        const answer = await request(`${url}/_mock/health`);
+        return answer.status === 200 ? true : `status ${answer.status}`;
+      },
+      15_000,
+    );
     return since(started);
   } finally {
     await stop(child);
@@ -255,11 +269,16 @@ async function startPrism(apiPath) {
   const child = launch('prism mock', [prism, 'mock', DOCUMENT, '-p', String(port), '-h', '127.0.0.1', '-v', 'error'], { log: `prism-${port}` });
   try {
     let body;
-    await pollUntil(child, `a 2xx answer on GET ${apiPath}`, async () => {
-      const answer = await request(`${url}${apiPath}`, { headers: AUTH });
-      body = answer.body;
-      return answer.status >= 200 && answer.status < 300 ? true : `status ${answer.status}`;
-    }, 30_000);
+    await pollUntil(
+      child,
+      `a 2xx answer on GET ${apiPath}`,
+      async () => {
+        const answer = await request(`${url}${apiPath}`, { headers: AUTH });
+        body = answer.body;
+        return answer.status >= 200 && answer.status < 300 ? true : `status ${answer.status}`;
+      },
+      30_000,
+    );
     return { child, url, ms: since(started), body };
   } catch (error) {
     await stop(child);
@@ -275,7 +294,15 @@ async function load(name, options) {
   const ok = result['2xx'];
   const failed = result.non2xx + result.errors + result.timeouts;
   if (ok === 0) throw new Error(`${name}: no 2xx answer under load (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`);
-  return { rps: ok / result.duration, p99: result.latency.p99, ok, failed, non2xx: result.non2xx, errors: result.errors + result.timeouts, sent: result.requests.sent };
+  return {
+    rps: ok / result.duration,
+    p99: result.latency.p99,
+    ok,
+    failed,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    sent: result.requests.sent,
+  };
 }
 
 /**
@@ -386,7 +413,7 @@ async function main() {
   let express = null;
   let bare = null;
   let prism = null;
-  let prismStarts = null;
+  let prismStarts;
   let bodyFile = null;
   const figures = {};
   try {
@@ -398,7 +425,8 @@ async function main() {
         const child = launch('express baseline', [BASELINE, bodyFile]);
         const url = await listeningUrl(child);
         const answer = await request(`${url}${validation.path}`);
-        if (answer.status !== 200 || JSON.stringify(JSON.parse(answer.body)) !== JSON.stringify(JSON.parse(validation.body))) throw new Error(`express baseline answered ${answer.status} with another body`);
+        if (answer.status !== 200 || JSON.stringify(JSON.parse(answer.body)) !== JSON.stringify(JSON.parse(validation.body)))
+          throw new Error(`express baseline answered ${answer.status} with another body`);
         return { child, url };
       });
       bare = await attempt('bare node:http baseline', async () => {
@@ -406,7 +434,9 @@ async function main() {
         const url = await listeningUrl(child);
         const answer = await request(`${url}${validation.path}`, { headers: AUTH });
         if (answer.status !== 200 || answer.body !== validation.body || answer.headers['content-type'] !== JSON_CONTENT_TYPE) {
-          throw new Error(`bare node:http baseline answered ${answer.status} (${answer.headers['content-type']}) with ${answer.body === validation.body ? 'the same' : 'another'} body`);
+          throw new Error(
+            `bare node:http baseline answered ${answer.status} (${answer.headers['content-type']}) with ${answer.body === validation.body ? 'the same' : 'another'} body`,
+          );
         }
         return { child, url };
       });
@@ -492,17 +522,44 @@ function print({ busy, bvsStarts, prismStarts, figures, stillOpen }) {
     `autocannon, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s measured per row, 127.0.0.1 only.`,
     'Every contender serves plain HTTP (bvs-mock with --http) so TLS cost does not skew the comparison; each runs in its own child process.',
     'Figures are noisy: expect ±30% between runs on this 2-core machine (autocannon and the server share the two cores).',
-    busy == null ? 'CPU use before the run: unknown.' : `CPU busy before the run: ${Math.round(busy * 100)}% of ${cores} cores${busy > 0.15 ? ' (other work is running: figures will be lower and noisier than on an idle machine)' : ''}.`,
+    busy == null
+      ? 'CPU use before the run: unknown.'
+      : `CPU busy before the run: ${Math.round(busy * 100)}% of ${cores} cores${busy > 0.15 ? ' (other work is running: figures will be lower and noisier than on an idle machine)' : ''}.`,
     '',
     row(['measure', 'requests/s (2xx)', 'p99', 'ratio', 'target', 'result']),
     row(['---', '---', '---', '---', '---', '---']),
     row(['express 5 baseline: GET /api/v2/entity_validations/:id, same body, res.json', ...cells(express), '1.00 (reference)', '—', '—']),
-    row(['bare node:http baseline: GET same path, same body bytes, status and content-type, no routing', ...cells(bare), ratioCell(bareVsExpress, 'express'), '—', '—']),
-    row(['bvs-mock GET /api/v2/entity_validations/:id (happy-partners, played)', ...cells(bvsGet), ratioCell(getVsExpress, 'express'), '≥ 0.6 × express', mark(check(getVsExpress, getVsExpress >= 0.6))]),
+    row([
+      'bare node:http baseline: GET same path, same body bytes, status and content-type, no routing',
+      ...cells(bare),
+      ratioCell(bareVsExpress, 'express'),
+      '—',
+      '—',
+    ]),
+    row([
+      'bvs-mock GET /api/v2/entity_validations/:id (happy-partners, played)',
+      ...cells(bvsGet),
+      ratioCell(getVsExpress, 'express'),
+      '≥ 0.6 × express',
+      mark(check(getVsExpress, getVsExpress >= 0.6)),
+    ]),
     row(['Prism 5.14.2 mock: GET same path, evl_ id', ...cells(prism), ratioCell(prismVsExpress, 'express'), '—', '—']),
-    row(['bvs-mock GET vs bare node:http GET', '', '', ratioCell(getVsBare, 'bare node:http'), '≥ 0.5 × bare node:http', mark(check(getVsBare, getVsBare >= 0.5))]),
+    row([
+      'bvs-mock GET vs bare node:http GET',
+      '',
+      '',
+      ratioCell(getVsBare, 'bare node:http'),
+      '≥ 0.5 × bare node:http',
+      mark(check(getVsBare, getVsBare >= 0.5)),
+    ]),
     row(['bvs-mock GET vs Prism GET', '', '', ratioCell(getVsPrism, 'Prism'), '≥ 2 × Prism', mark(check(getVsPrism, getVsPrism >= 2))]),
-    row(['bvs-mock POST /api/v2/entity_validations (happy-partners TIN, each creates and plays one)', ...cells(bvsPost), ratioCell(postVsExpress, 'express GET'), '≥ 1 × express GET', mark(check(postVsExpress, postVsExpress >= 1))]),
+    row([
+      'bvs-mock POST /api/v2/entity_validations (happy-partners TIN, each creates and plays one)',
+      ...cells(bvsPost),
+      ratioCell(postVsExpress, 'express GET'),
+      '≥ 1 × express GET',
+      mark(check(postVsExpress, postVsExpress >= 1)),
+    ]),
     row([
       `bvs-mock sustained POST creation, ${SUSTAINED_S > 0 ? `${SUSTAINED_S} s` : 'skipped (BENCH_API_SUSTAINED=0)'}, fresh server, no warm-up, default retention (requests/s = creations/s)`,
       ...(SUSTAINED_S > 0 ? cells(sustained) : ['—', '—']),
@@ -522,24 +579,41 @@ function print({ busy, bvsStarts, prismStarts, figures, stillOpen }) {
       'Prism mock spawn to first 2xx answer, median of 3',
       '—',
       '—',
-      prismStart == null ? 'not measured' : `${Math.round(prismStart)} ms (${range(prismStarts)})${bvsStart != null ? `; bvs-mock ${ratioCell(bvsStart / prismStart, 'Prism')}` : ''}`,
+      prismStart == null
+        ? 'not measured'
+        : `${Math.round(prismStart)} ms (${range(prismStarts)})${bvsStart != null ? `; bvs-mock ${ratioCell(bvsStart / prismStart, 'Prism')}` : ''}`,
       '—',
       '—',
     ]),
   ];
   const notes = [];
-  if (bodies && bodies.bvs != null) notes.push(`Body sizes: bvs-mock, bare node:http and express ${bodies.bvs} bytes${bodies.prism != null ? `; Prism ${bodies.prism} bytes (its static example from the document)` : ''}.`);
-  for (const [name, figure] of [['express GET', express], ['bare node:http GET', bare], ['bvs-mock GET', bvsGet], ['Prism GET', prism], ['bvs-mock POST', bvsPost], ['bvs-mock sustained POST', sustained]]) {
-    if (figure && figure.failed > 0) notes.push(`${name}: ${figure.non2xx} non-2xx answers and ${figure.errors} errors/timeouts besides ${figure.ok} 2xx (excluded from requests/s).`);
+  if (bodies && bodies.bvs != null)
+    notes.push(
+      `Body sizes: bvs-mock, bare node:http and express ${bodies.bvs} bytes${bodies.prism != null ? `; Prism ${bodies.prism} bytes (its static example from the document)` : ''}.`,
+    );
+  for (const [name, figure] of [
+    ['express GET', express],
+    ['bare node:http GET', bare],
+    ['bvs-mock GET', bvsGet],
+    ['Prism GET', prism],
+    ['bvs-mock POST', bvsPost],
+    ['bvs-mock sustained POST', sustained],
+  ]) {
+    if (figure && figure.failed > 0)
+      notes.push(`${name}: ${figure.non2xx} non-2xx answers and ${figure.errors} errors/timeouts besides ${figure.ok} 2xx (excluded from requests/s).`);
   }
   if (bvsPost) {
     const mb = (value) => (value == null ? '?' : `${Math.round(value)} MB`);
-    notes.push(`bvs-mock POST: ${int(bvsPost.ok)} validations created in the ${DURATION_S} s (plus the warm-up's), each played to the end by the instant clock and kept until reset; server RSS ${mb(bvsPost.rssBefore)} before, peak ${mb(bvsPost.rssPeak)}, ${mb(bvsPost.rssAfter)} after.`);
+    notes.push(
+      `bvs-mock POST: ${int(bvsPost.ok)} validations created in the ${DURATION_S} s (plus the warm-up's), each played to the end by the instant clock and kept until reset; server RSS ${mb(bvsPost.rssBefore)} before, peak ${mb(bvsPost.rssPeak)}, ${mb(bvsPost.rssAfter)} after.`,
+    );
   }
   if (sustained) {
     const mb = (value) => `${Math.round(value)} MB`;
     const every = Math.max(1, Math.round(SUSTAINED_S / 12));
-    const trace = sustained.samples.filter((entry, index) => index % every === 0 || index === sustained.samples.length - 1).map((entry) => `${Math.round(entry.s)} s ${mb(entry.mb)}`);
+    const trace = sustained.samples
+      .filter((entry, index) => index % every === 0 || index === sustained.samples.length - 1)
+      .map((entry) => `${Math.round(entry.s)} s ${mb(entry.mb)}`);
     notes.push(
       `bvs-mock sustained POST: ${int(sustained.ok)} validations created in ${sustained.seconds} s (${int(sustained.rps)} creations/s, p99 ${sustained.p99} ms), each played to the end by the instant clock; ` +
         `server RSS peak ${mb(sustained.rssPeak)}, final ${mb(sustained.rssFinal)} (target < ${SUSTAINED_RSS_TARGET_MB} MB: ${sustained.rssFinal < SUSTAINED_RSS_TARGET_MB ? 'met' : 'not met'}); ${sustained.samples.length} samples, 1 per second.`,
@@ -549,7 +623,11 @@ function print({ busy, bvsStarts, prismStarts, figures, stillOpen }) {
   }
   notes.push('Prism runs with `-v error` (its info log writes a line per request) and its output goes to a temp file.');
   if (CPU_PROF_DIR) notes.push(`CPU profile of the bvs-mock server child written to ${path.resolve(CPU_PROF_DIR)}.`);
-  notes.push(stillOpen.length === 0 ? `All child processes stopped; none of the ${ports.size} ports used is listening.` : `Ports still listening after stop: ${stillOpen.join(', ')}.`);
+  notes.push(
+    stillOpen.length === 0
+      ? `All child processes stopped; none of the ${ports.size} ports used is listening.`
+      : `Ports still listening after stop: ${stillOpen.join(', ')}.`,
+  );
   process.stdout.write(`${lines.join('\n')}\n\n${notes.join('\n')}\n`);
 }
 

@@ -54,7 +54,8 @@ function describe(body) {
   if (body.stakeholder) {
     const validation = body.stakeholder;
     const children = (validation.related_entities || []).map((entity) => ({ evl: entity.id, batch: null }));
-    for (const batch of validation.data_source_run_batches || []) for (const child of batch.child_batches || []) children.push({ evl: child.entity_validation_id, batch: child.id });
+    for (const batch of validation.data_source_run_batches || [])
+      for (const child of batch.child_batches || []) children.push({ evl: child.entity_validation_id, batch: child.id });
     return { key: `${type} ${validation.id}`, evl: validation.id, batch: null, children };
   }
   const resource = Object.entries(body).find(([name]) => name !== 'type');
@@ -67,7 +68,17 @@ function runReceiver() {
   let failShare = 0;
   let state;
   const resetState = () => {
-    state = { requests: 0, failedAnswers: 0, afterSuccess: 0, counts: new Map(), answered200: new Set(), arrivals: [], rootOfEvl: new Map(), rootOfBatch: new Map(), peakRss: 0 };
+    state = {
+      requests: 0,
+      failedAnswers: 0,
+      afterSuccess: 0,
+      counts: new Map(),
+      answered200: new Set(),
+      arrivals: [],
+      rootOfEvl: new Map(),
+      rootOfBatch: new Map(),
+      peakRss: 0,
+    };
   };
   resetState();
   const sampler = setInterval(() => {
@@ -179,7 +190,10 @@ function startReceiver() {
 
 function withLimit(promise, ms, what) {
   let timer;
-  return Promise.race([promise, new Promise((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise,
+    new Promise((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 async function phase(receiver, url, failShare) {
@@ -252,16 +266,61 @@ async function main() {
       '',
       row(['measure', 'figure', 'target', 'ratio to target (< 1 meets it)']),
       row(['---', '---', '---', '---']),
-      row(['all delivered, receiver always 200', `${clean.ms.toFixed(0)} ms (${clean.emitted} events, ${perSecond(clean)} events/s)`, `${TARGET_MS} ms`, (clean.ms / TARGET_MS).toFixed(3)]),
-      row(['peak RSS, mock process', `${clean.peakRssMb.toFixed(0)} MB (receiver ${clean.report.peakRssMb.toFixed(0)} MB)`, `${TARGET_RSS_MB} MB`, (clean.peakRssMb / TARGET_RSS_MB).toFixed(3)]),
-      row(['every event received exactly once', `${check(clean.exactlyOnce === clean.emitted && clean.report.requests === clean.emitted)}: ${clean.report.requests} requests, ${clean.report.distinct} distinct bodies, ${clean.exactlyOnce} of ${clean.emitted} exactly once, ${clean.missing} missing`, 'all', '-']),
+      row([
+        'all delivered, receiver always 200',
+        `${clean.ms.toFixed(0)} ms (${clean.emitted} events, ${perSecond(clean)} events/s)`,
+        `${TARGET_MS} ms`,
+        (clean.ms / TARGET_MS).toFixed(3),
+      ]),
+      row([
+        'peak RSS, mock process',
+        `${clean.peakRssMb.toFixed(0)} MB (receiver ${clean.report.peakRssMb.toFixed(0)} MB)`,
+        `${TARGET_RSS_MB} MB`,
+        (clean.peakRssMb / TARGET_RSS_MB).toFixed(3),
+      ]),
+      row([
+        'every event received exactly once',
+        `${check(clean.exactlyOnce === clean.emitted && clean.report.requests === clean.emitted)}: ${clean.report.requests} requests, ${clean.report.distinct} distinct bodies, ${clean.exactlyOnce} of ${clean.emitted} exactly once, ${clean.missing} missing`,
+        'all',
+        '-',
+      ]),
       row(['per-validation order intact', `${check(clean.inOrder === clean.validations)}: ${clean.inOrder} of ${clean.validations} validations`, 'all', '-']),
-      row(['records succeeded', `${check(clean.counts.succeeded === clean.emitted)}: ${clean.counts.succeeded} succeeded, ${clean.counts.failed} failed, ${clean.counts.expired} expired, ${clean.counts.pending} pending; ${clean.attempts} attempts`, 'all', '-']),
-      row([`receiver failing ${FAILURE_SHARE * 100}% of attempts (seed ${FAILURE_SEED})`, `${flaky.ms.toFixed(0)} ms (${flaky.emitted} events, ${perSecond(flaky)} events/s)`, `${TARGET_MS} ms`, (flaky.ms / TARGET_MS).toFixed(3)]),
-      row(['peak RSS, mock process, failing receiver', `${flaky.peakRssMb.toFixed(0)} MB (receiver ${flaky.report.peakRssMb.toFixed(0)} MB)`, `${TARGET_RSS_MB} MB`, (flaky.peakRssMb / TARGET_RSS_MB).toFixed(3)]),
-      row(['none lost, failing receiver', `${check(flaky.missing === 0 && flaky.counts.succeeded === flaky.emitted)}: ${flaky.report.distinct} of ${flaky.emitted} bodies received, ${flaky.missing} missing; records ${flaky.counts.succeeded} succeeded, ${flaky.counts.failed} failed, ${flaky.counts.expired} expired, ${flaky.counts.pending} pending`, 'all', '-']),
-      row(['duplicates from retries, failing receiver', `${flaky.report.requests - flaky.report.distinct} repeat requests after ${flaky.report.failedAnswers} answers of 500 (${flaky.attempts} attempts recorded); ${flaky.report.afterSuccess} repeats after a 200`, '0 after a 200', '-']),
-      row(['per-validation order of first arrivals, failing receiver', `${flaky.inOrder} of ${flaky.validations} validations (retries may come later: not a target)`, '-', '-']),
+      row([
+        'records succeeded',
+        `${check(clean.counts.succeeded === clean.emitted)}: ${clean.counts.succeeded} succeeded, ${clean.counts.failed} failed, ${clean.counts.expired} expired, ${clean.counts.pending} pending; ${clean.attempts} attempts`,
+        'all',
+        '-',
+      ]),
+      row([
+        `receiver failing ${FAILURE_SHARE * 100}% of attempts (seed ${FAILURE_SEED})`,
+        `${flaky.ms.toFixed(0)} ms (${flaky.emitted} events, ${perSecond(flaky)} events/s)`,
+        `${TARGET_MS} ms`,
+        (flaky.ms / TARGET_MS).toFixed(3),
+      ]),
+      row([
+        'peak RSS, mock process, failing receiver',
+        `${flaky.peakRssMb.toFixed(0)} MB (receiver ${flaky.report.peakRssMb.toFixed(0)} MB)`,
+        `${TARGET_RSS_MB} MB`,
+        (flaky.peakRssMb / TARGET_RSS_MB).toFixed(3),
+      ]),
+      row([
+        'none lost, failing receiver',
+        `${check(flaky.missing === 0 && flaky.counts.succeeded === flaky.emitted)}: ${flaky.report.distinct} of ${flaky.emitted} bodies received, ${flaky.missing} missing; records ${flaky.counts.succeeded} succeeded, ${flaky.counts.failed} failed, ${flaky.counts.expired} expired, ${flaky.counts.pending} pending`,
+        'all',
+        '-',
+      ]),
+      row([
+        'duplicates from retries, failing receiver',
+        `${flaky.report.requests - flaky.report.distinct} repeat requests after ${flaky.report.failedAnswers} answers of 500 (${flaky.attempts} attempts recorded); ${flaky.report.afterSuccess} repeats after a 200`,
+        '0 after a 200',
+        '-',
+      ]),
+      row([
+        'per-validation order of first arrivals, failing receiver',
+        `${flaky.inOrder} of ${flaky.validations} validations (retries may come later: not a target)`,
+        '-',
+        '-',
+      ]),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

@@ -83,9 +83,24 @@ function row(cells) {
     '',
     row(['measure', 'figure', 'target', 'ratio to target (< 1 meets it)']),
     row(['---', '---', '---', '---']),
-    row(['large-tree (50 partners) to the end, median of 7', `${large.median.toFixed(1)} ms (best ${large.best.toFixed(1)} ms, ${large.events} events)`, '200 ms', (large.median / 200).toFixed(3)]),
-    row(['1,000 happy-partners together', `${many.ms.toFixed(0)} ms (${many.events} events, ${Math.round(many.events / (many.ms / 1000))} events/s)`, '5000 ms', (many.ms / 5000).toFixed(3)]),
-    row(['peak RSS during the 1,000', `${many.peakRssMb.toFixed(0)} MB (heap peak ${many.peakHeapMb.toFixed(0)} MB, growth ${many.heapGrowthMb.toFixed(0)} MB)`, '300 MB', (many.peakRssMb / 300).toFixed(3)]),
+    row([
+      'large-tree (50 partners) to the end, median of 7',
+      `${large.median.toFixed(1)} ms (best ${large.best.toFixed(1)} ms, ${large.events} events)`,
+      '200 ms',
+      (large.median / 200).toFixed(3),
+    ]),
+    row([
+      '1,000 happy-partners together',
+      `${many.ms.toFixed(0)} ms (${many.events} events, ${Math.round(many.events / (many.ms / 1000))} events/s)`,
+      '5000 ms',
+      (many.ms / 5000).toFixed(3),
+    ]),
+    row([
+      'peak RSS during the 1,000',
+      `${many.peakRssMb.toFixed(0)} MB (heap peak ${many.peakHeapMb.toFixed(0)} MB, growth ${many.heapGrowthMb.toFixed(0)} MB)`,
+      '300 MB',
+      (many.peakRssMb / 300).toFixed(3),
+    ]),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 })().catch((error) => {

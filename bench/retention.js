@@ -14,7 +14,6 @@
  */
 const { createMock } = require('../dist/http');
 
-
 const COUNT = Number(process.env.BENCH_RETENTION_COUNT || 1_000_000);
 const TARGET_MB = 500;
 /** Where the comparison run without retention stops, however many it created. */
@@ -32,7 +31,14 @@ async function run(label, options, count, stopAtMb = Infinity) {
   let created = 0;
   try {
     for (; created < count; created += 1) {
-      const answer = await mock.core.handle({ method: 'POST', path: '/api/v2/entity_validations', query: new URLSearchParams(), headers: HEADERS, body: BODY, secure: true });
+      const answer = await mock.core.handle({
+        method: 'POST',
+        path: '/api/v2/entity_validations',
+        query: new URLSearchParams(),
+        headers: HEADERS,
+        body: BODY,
+        secure: true,
+      });
       if (answer.status !== 201) throw new Error(`${label}: creation ${created + 1} answered ${answer.status}: ${String(answer.body).slice(0, 300)}`);
       if (created % 1_000 === 999) {
         // Let the instant clock play what was created, as a server between requests would.
@@ -48,7 +54,11 @@ async function run(label, options, count, stopAtMb = Infinity) {
     }
     await mock.drain();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const health = JSON.parse(String((await mock.core.handle({ method: 'GET', path: '/_mock/health', query: new URLSearchParams(), headers: {}, body: Buffer.alloc(0), secure: true })).body));
+    const health = JSON.parse(
+      String(
+        (await mock.core.handle({ method: 'GET', path: '/_mock/health', query: new URLSearchParams(), headers: {}, body: Buffer.alloc(0), secure: true })).body,
+      ),
+    );
     return { created, seconds, peakMb: mb(peak), endMb: mb(process.memoryUsage().rss), retention: health.retention };
   } finally {
     mock.dispose();
@@ -58,7 +68,18 @@ async function run(label, options, count, stopAtMb = Infinity) {
 /** One row of the table. */
 function row(label, result, target, met) {
   const n = (value) => value.toLocaleString('en-US');
-  return [label, n(result.created), result.seconds.toFixed(1), n(Math.round(result.created / result.seconds)), `${result.peakMb} MB`, `${result.endMb} MB`, n(result.retention.validations), n(result.retention.evicted_validations), target, met];
+  return [
+    label,
+    n(result.created),
+    result.seconds.toFixed(1),
+    n(Math.round(result.created / result.seconds)),
+    `${result.peakMb} MB`,
+    `${result.endMb} MB`,
+    n(result.retention.validations),
+    n(result.retention.evicted_validations),
+    target,
+    met,
+  ];
 }
 
 async function main() {
@@ -66,13 +87,25 @@ async function main() {
   const kept = await run('default retention', {}, COUNT);
   const rows = [
     ['run', 'created', 'seconds', 'creations/s', 'peak RSS', 'RSS at end', 'validations kept', 'evicted', 'target', 'met'],
-    row(`default retention (${kept.retention.max_validations.toLocaleString('en-US')} validations)`, kept, `< ${TARGET_MB} MB`, kept.peakMb < TARGET_MB ? 'yes' : 'NO'),
+    row(
+      `default retention (${kept.retention.max_validations.toLocaleString('en-US')} validations)`,
+      kept,
+      `< ${TARGET_MB} MB`,
+      kept.peakMb < TARGET_MB ? 'yes' : 'NO',
+    ),
   ];
   if (process.env.BENCH_RETENTION_COMPARE !== '0') {
     if (global.gc) global.gc();
     const unbounded = await run('no retention', { retention: { maxValidations: Number.MAX_SAFE_INTEGER } }, COUNT, STOP_UNBOUNDED_MB);
     const perValidation = ((unbounded.peakMb * 1024) / unbounded.created).toFixed(1);
-    rows.push(row(`retention off, for comparison (stops at ${STOP_UNBOUNDED_MB} MB)`, unbounded, '—', `${perValidation} KB per validation kept; default peak ${(kept.peakMb / unbounded.peakMb).toFixed(2)} × this peak`));
+    rows.push(
+      row(
+        `retention off, for comparison (stops at ${STOP_UNBOUNDED_MB} MB)`,
+        unbounded,
+        '—',
+        `${perValidation} KB per validation kept; default peak ${(kept.peakMb / unbounded.peakMb).toFixed(2)} × this peak`,
+      ),
+    );
   }
   for (const cells of rows) process.stdout.write(`| ${cells.join(' | ')} |\n`);
 }

@@ -37,7 +37,12 @@ export function buildProgram(): Command {
   program
     .command('scenarios')
     .description('list the scenarios and the TINs that select them')
-    .addOption(new Option('--scenarios <dir>', 'directory of scenario files, added to the built-in library (repeatable)').env('BVS_MOCK_SCENARIOS').default([]).argParser((value: string, previous: string[]) => [...previous, ...value.split(',').filter(Boolean)]))
+    .addOption(
+      new Option('--scenarios <dir>', 'directory of scenario files, added to the built-in library (repeatable)')
+        .env('BVS_MOCK_SCENARIOS')
+        .default([])
+        .argParser((value: string, previous: string[]) => [...previous, ...value.split(',').filter(Boolean)]),
+    )
     .action((options: { scenarios: string[] }) => {
       const library = ScenarioLibrary.builtIn();
       for (const dir of options.scenarios) library.loadDirectory(dir);

@@ -27,7 +27,11 @@ export function playCommand(): Command {
     .argument('<scenario>', 'scenario name (see bvs-mock scenarios) or path to a scenario file')
     .addOption(new Option('--webhook-url <url>', 'the receiver').env('BVS_MOCK_WEBHOOK_URL').makeOptionMandatory())
     .addOption(new Option('--secret <secret>', 'send Authorization: Bearer <secret> (the endpoint secret)').env('BVS_MOCK_WEBHOOK_SECRET'))
-    .addOption(new Option('--scenarios <dir>', 'more scenario directories (repeatable)').default([]).argParser((value: string, previous: string[]) => [...previous, value]))
+    .addOption(
+      new Option('--scenarios <dir>', 'more scenario directories (repeatable)')
+        .default([])
+        .argParser((value: string, previous: string[]) => [...previous, value]),
+    )
     .addOption(new Option('--seed <n>', 'seed of ids and payloads').default(1).argParser(Number))
     .addOption(new Option('--insecure-webhook-tls', "accept the receiver's self-signed certificate").default(false))
     .addOption(new Option('--timeout <ms>', 'real milliseconds the receiver has to answer each attempt').default(10_000).argParser(Number))
@@ -54,7 +58,11 @@ async function play(scenarioArgument: string, flags: PlayFlags): Promise<number>
     print(`bvs-mock play: ${scenario.name} (TIN ${tin}) to ${flags.webhookUrl}`);
     const created = mock.engine.createValidation({
       organizationId: mock.services.registry.defaultId,
-      request: { tin, country: scenario.entity.country, ...(scenario.information_request ? { information_request: { template_id: scenario.information_request.template_id } } : {}) },
+      request: {
+        tin,
+        country: scenario.entity.country,
+        ...(scenario.information_request ? { information_request: { template_id: scenario.information_request.template_id } } : {}),
+      },
       scenarioName: scenario.name,
     });
     if (!created.ok) throw new Error(created.message);
@@ -93,13 +101,20 @@ function resolveScenario(mock: ReturnType<typeof createMock>, argument: string) 
 /** Runs of a validation tree waiting in missing_input_data. */
 function waitingRuns(mock: ReturnType<typeof createMock>, validationId: string): string[] {
   const state = mock.engine.organization(mock.services.registry.defaultId);
-  return [...state.runs.values()].filter((run) => run.waitingForInput !== null && state.validations.get(run.validationId)?.rootId === validationId).map((run) => run.id);
+  return [...state.runs.values()]
+    .filter((run) => run.waitingForInput !== null && state.validations.get(run.validationId)?.rootId === validationId)
+    .map((run) => run.id);
 }
 
 function describeAttempt(delivery: DeliveryEvent, attempt: DeliveryAttempt): string {
   const time = attempt.at.slice(11, 23);
-  const outcome = attempt.response_code === null ? attempt.error ?? 'no answer' : String(attempt.response_code);
-  const next = delivery.status === 'pending' && delivery.next_attempt_at !== null ? `, retry at ${delivery.next_attempt_at.slice(11, 23)}` : delivery.status === 'failed' ? ', failed for good' : '';
+  const outcome = attempt.response_code === null ? (attempt.error ?? 'no answer') : String(attempt.response_code);
+  const next =
+    delivery.status === 'pending' && delivery.next_attempt_at !== null
+      ? `, retry at ${delivery.next_attempt_at.slice(11, 23)}`
+      : delivery.status === 'failed'
+        ? ', failed for good'
+        : '';
   const label = attempt.trigger === 'first' ? '' : ` (attempt ${attempt.number}, ${attempt.trigger.replace('_', ' ')})`;
   return `${time}  ${delivery.type.padEnd(48)} -> ${outcome} in ${attempt.duration_ms.toFixed(1)} ms${label}${next}`;
 }

@@ -13,7 +13,12 @@ export type PayloadFile = { file: string; ok: true; body: unknown } | { file: st
  * named `file:line`), `.yaml`/`.yml` files one YAML document.
  */
 export function readPayloadFiles(file: string): PayloadFile[] {
-  const read = readRegularFile({ file, limit: MAX_PAYLOAD_FILE_BYTES, expected: 'a payload file (JSON, YAML or NDJSON)', whenTooLarge: 'split it into smaller files' });
+  const read = readRegularFile({
+    file,
+    limit: MAX_PAYLOAD_FILE_BYTES,
+    expected: 'a payload file (JSON, YAML or NDJSON)',
+    whenTooLarge: 'split it into smaller files',
+  });
   if (!read.ok) return [{ file, ok: false, reason: read.message }];
   const text = read.text;
   if (/\.(ndjson|jsonl)$/i.test(file)) {

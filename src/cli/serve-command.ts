@@ -35,7 +35,8 @@ interface ServeFlags {
 
 function integer(name: string, min: number, max: number) {
   return (value: string) => {
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}`);
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
+      throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}`);
     return Number(value);
   };
 }
@@ -52,7 +53,8 @@ function speed(value: string): number {
 }
 
 function controlToken(value: string): string {
-  if (!/^[\x21-\x7e]+$/.test(value)) throw new InvalidArgumentError('must be printable characters without spaces, like a long random string (it is sent as Authorization: Bearer <token>)');
+  if (!/^[\x21-\x7e]+$/.test(value))
+    throw new InvalidArgumentError('must be printable characters without spaces, like a long random string (it is sent as Authorization: Bearer <token>)');
   return value;
 }
 
@@ -67,10 +69,20 @@ function collect(value: string, previous: string[]): string[] {
 export function serveCommand(version: string): Command {
   return new Command('serve')
     .description('start bvs-mock: the API over HTTPS (or --http), the control API and the OpenAPI document')
-    .addOption(new Option('--port <port>', 'port to listen on (0: any free port)').env('BVS_MOCK_PORT').default(4010).argParser(integer('port', 0, 65535)))
+    .addOption(
+      new Option('--port <port>', 'port to listen on (0: any free port)')
+        .env('BVS_MOCK_PORT')
+        .default(4010)
+        .argParser(integer('port', 0, 65535)),
+    )
     .addOption(new Option('--host <host>', 'address to listen on (0.0.0.0 in a container)').env('BVS_MOCK_HOST').default('127.0.0.1'))
     .addOption(new Option('--config <file>', 'configuration file (YAML or JSON): organizations, credentials, settings, endpoints').env('BVS_MOCK_CONFIG'))
-    .addOption(new Option('--scenarios <dir>', 'directory of scenario files, added to the built-in library (repeatable, or comma-separated)').env('BVS_MOCK_SCENARIOS').default([]).argParser(collect))
+    .addOption(
+      new Option('--scenarios <dir>', 'directory of scenario files, added to the built-in library (repeatable, or comma-separated)')
+        .env('BVS_MOCK_SCENARIOS')
+        .default([])
+        .argParser(collect),
+    )
     .addOption(
       new Option('--seed <n>', 'seed of ids and payloads (default 1); given explicitly, it also fixes the key of pre-signed URLs, otherwise random per start')
         .env('BVS_MOCK_SEED')
@@ -82,15 +94,49 @@ export function serveCommand(version: string): Command {
     .addOption(new Option('--tls-cert <file>', 'certificate (PEM) instead of a self-signed one').env('BVS_MOCK_TLS_CERT'))
     .addOption(new Option('--tls-key <file>', 'private key (PEM) of --tls-cert').env('BVS_MOCK_TLS_KEY'))
     .addOption(new Option('--strict', 'refuse requests with unknown fields instead of recording them (BVS_MOCK_STRICT=true)').default(false))
-    .addOption(new Option('--webhook-url <url>', 'add an endpoint (named cli) to the default organization, subscribed to every event').env('BVS_MOCK_WEBHOOK_URL'))
-    .addOption(new Option('--webhook-secret <secret>', 'with --webhook-url: send Authorization: Bearer <secret> on its deliveries').env('BVS_MOCK_WEBHOOK_SECRET'))
-    .addOption(new Option('--allow-http-webhooks', 'accept plain-http legacy webhook_url values, for local receivers (BVS_MOCK_ALLOW_HTTP_WEBHOOKS=true)').default(false))
+    .addOption(
+      new Option('--webhook-url <url>', 'add an endpoint (named cli) to the default organization, subscribed to every event').env('BVS_MOCK_WEBHOOK_URL'),
+    )
+    .addOption(
+      new Option('--webhook-secret <secret>', 'with --webhook-url: send Authorization: Bearer <secret> on its deliveries').env('BVS_MOCK_WEBHOOK_SECRET'),
+    )
+    .addOption(
+      new Option('--allow-http-webhooks', 'accept plain-http legacy webhook_url values, for local receivers (BVS_MOCK_ALLOW_HTTP_WEBHOOKS=true)').default(
+        false,
+      ),
+    )
     .addOption(new Option('--insecure-webhook-tls', "accept receivers' self-signed certificates (BVS_MOCK_INSECURE_WEBHOOK_TLS=true)").default(false))
-    .addOption(new Option('--max-validations <n>', `main validations kept with their trees; the oldest settled ones are evicted first (default ${DEFAULT_MAX_VALIDATIONS})`).env('BVS_MOCK_MAX_VALIDATIONS').argParser(integer('--max-validations', 1, 10_000_000)))
-    .addOption(new Option('--max-delivery-records <n>', `webhook delivery records kept; the oldest ended ones go first (default ${DEFAULT_MAX_DELIVERY_RECORDS})`).env('BVS_MOCK_MAX_DELIVERY_RECORDS').argParser(integer('--max-delivery-records', 1, 10_000_000)))
-    .addOption(new Option('--max-journal-entries <n>', `API requests kept in the journal of GET /_mock/requests (default ${DEFAULT_MAX_JOURNAL_ENTRIES})`).env('BVS_MOCK_MAX_JOURNAL_ENTRIES').argParser(integer('--max-journal-entries', 1, 10_000_000)))
-    .addOption(new Option('--control-token <token>', 'lock the control API (/_mock) behind Authorization: Bearer <token>; GET /_mock/health, pre-signed files and the recipient page stay open').env('BVS_MOCK_CONTROL_TOKEN').argParser(controlToken))
-    .addOption(new Option('--public-url <url>', 'base address clients use, for pre-signed and recipient URLs (default: the listening address)').env('BVS_MOCK_PUBLIC_URL'))
+    .addOption(
+      new Option(
+        '--max-validations <n>',
+        `main validations kept with their trees; the oldest settled ones are evicted first (default ${DEFAULT_MAX_VALIDATIONS})`,
+      )
+        .env('BVS_MOCK_MAX_VALIDATIONS')
+        .argParser(integer('--max-validations', 1, 10_000_000)),
+    )
+    .addOption(
+      new Option('--max-delivery-records <n>', `webhook delivery records kept; the oldest ended ones go first (default ${DEFAULT_MAX_DELIVERY_RECORDS})`)
+        .env('BVS_MOCK_MAX_DELIVERY_RECORDS')
+        .argParser(integer('--max-delivery-records', 1, 10_000_000)),
+    )
+    .addOption(
+      new Option('--max-journal-entries <n>', `API requests kept in the journal of GET /_mock/requests (default ${DEFAULT_MAX_JOURNAL_ENTRIES})`)
+        .env('BVS_MOCK_MAX_JOURNAL_ENTRIES')
+        .argParser(integer('--max-journal-entries', 1, 10_000_000)),
+    )
+    .addOption(
+      new Option(
+        '--control-token <token>',
+        'lock the control API (/_mock) behind Authorization: Bearer <token>; GET /_mock/health, pre-signed files and the recipient page stay open',
+      )
+        .env('BVS_MOCK_CONTROL_TOKEN')
+        .argParser(controlToken),
+    )
+    .addOption(
+      new Option('--public-url <url>', 'base address clients use, for pre-signed and recipient URLs (default: the listening address)').env(
+        'BVS_MOCK_PUBLIC_URL',
+      ),
+    )
     .action(async (flags: ServeFlags) => {
       await serve(flags, version);
     });
@@ -119,7 +165,8 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
     // A flag on the command line wins; otherwise the variable decides.
     if (!flags[key]) flags[key] = booleanVariable(name, process.env[name]) ?? false;
   }
-  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate');
+  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined))
+    throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate');
   if (flags.webhookSecret !== undefined && flags.webhookUrl === undefined) throw new Error('--webhook-secret goes with --webhook-url');
   if (flags.http && flags.tlsCert !== undefined) throw new Error('--http serves plain HTTP, so --tls-cert and --tls-key have no use with it');
   const config = loadConfig(flags.config);
@@ -147,8 +194,10 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new Error(`port ${flags.port} on ${flags.host} is in use; choose another with --port (or BVS_MOCK_PORT)`);
-    if (code === 'EADDRNOTAVAIL') throw new Error(`cannot listen on ${flags.host}: no such address on this machine; try --host 127.0.0.1 or 0.0.0.0`);
+    if (code === 'EADDRINUSE')
+      throw new Error(`port ${flags.port} on ${flags.host} is in use; choose another with --port (or BVS_MOCK_PORT)`, { cause: error });
+    if (code === 'EADDRNOTAVAIL')
+      throw new Error(`cannot listen on ${flags.host}: no such address on this machine; try --host 127.0.0.1 or 0.0.0.0`, { cause: error });
     throw error;
   }
   process.stdout.write(startBanner({ server, version, seed: flags.seed }));
@@ -159,7 +208,10 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
     // Deliveries still pending (queued, in flight or waiting for a retry) end with the process: say so, never silently.
     const pending = server.services.deliveries.counts().pending;
     void server.close().then(() => {
-      const dropped = pending === 0 ? '' : `; ${pending} webhook deliver${pending === 1 ? 'y was' : 'ies were'} still pending and will not be sent (GET /_mock/events?status=pending showed them)`;
+      const dropped =
+        pending === 0
+          ? ''
+          : `; ${pending} webhook deliver${pending === 1 ? 'y was' : 'ies were'} still pending and will not be sent (GET /_mock/events?status=pending showed them)`;
       process.stdout.write(`bvs-mock: stopped (${signal})${dropped}\n`);
       process.exit(0);
     });
@@ -176,7 +228,12 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
 function readPem(file: string, flag: string): string {
   const MAX_PEM_FILE_BYTES = 1024 * 1024;
   const expected = flag === '--tls-key' ? 'a PEM private key' : 'a PEM certificate';
-  const read = readRegularFile({ file, limit: MAX_PEM_FILE_BYTES, expected, whenTooLarge: `check that ${flag} names the ${flag === '--tls-key' ? 'key' : 'certificate'} file` });
+  const read = readRegularFile({
+    file,
+    limit: MAX_PEM_FILE_BYTES,
+    expected,
+    whenTooLarge: `check that ${flag} names the ${flag === '--tls-key' ? 'key' : 'certificate'} file`,
+  });
   if (!read.ok) throw new Error(`${flag} ${file}: ${read.message}`);
   return read.text;
 }

@@ -32,7 +32,10 @@ export function startBanner({ server, version, seed }: BannerInput): string {
   for (const organization of registry.list()) {
     for (const stored of server.services.endpoints.list(organization.id)) {
       const { endpoint } = stored;
-      row('Webhooks', `${endpoint.url}  (${organization.id}, ${endpoint.name}, ${endpoint.enabled ? 'enabled' : 'disabled'}, auth ${endpoint.auth_type}, ${endpoint.subscribed_events.length} event types)`);
+      row(
+        'Webhooks',
+        `${endpoint.url}  (${organization.id}, ${endpoint.name}, ${endpoint.enabled ? 'enabled' : 'disabled'}, auth ${endpoint.auth_type}, ${endpoint.subscribed_events.length} event types)`,
+      );
     }
   }
   row('Control API', `${server.url}/_mock  (events: ${server.url}/_mock/events)`);

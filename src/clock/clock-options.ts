@@ -63,9 +63,7 @@ export function resolveClockOptions(options: ClockOptions = {}): ResolvedClockOp
 /** Validates a realtime speed factor; shared by the options and `setMode`. */
 export function checkSpeed(speed: number): number {
   if (typeof speed !== 'number' || !Number.isFinite(speed) || speed <= 0) {
-    throw new RangeError(
-      `bvs-mock: clock: speed must be a finite number > 0 (1 = wall clock, 10 = ten times faster), got ${String(speed)}`,
-    );
+    throw new RangeError(`bvs-mock: clock: speed must be a finite number > 0 (1 = wall clock, 10 = ten times faster), got ${String(speed)}`);
   }
   return speed;
 }

@@ -35,10 +35,13 @@ export class RealTimer {
    */
   armAfter(ms: number, callback: () => void): void {
     this.release();
-    this.timeout = setTimeout(() => {
-      this.timeout = undefined;
-      callback();
-    }, Math.min(ms, MAX_TIMEOUT_MS)).unref();
+    this.timeout = setTimeout(
+      () => {
+        this.timeout = undefined;
+        callback();
+      },
+      Math.min(ms, MAX_TIMEOUT_MS),
+    ).unref();
   }
 
   /** Cancels whatever is armed. */

@@ -261,8 +261,7 @@ export class SimulatedClock {
     if (this.idleWaiters.size > 0) {
       this.idleWaiters.rejectAll(
         new Error(
-          `bvs-mock: clock: stopped with ${this.queue.size} timers pending, so idle() cannot resolve; ` +
-            'call runAll() or setMode() before awaiting idle()',
+          `bvs-mock: clock: stopped with ${this.queue.size} timers pending, so idle() cannot resolve; ` + 'call runAll() or setMode() before awaiting idle()',
         ),
       );
     }
@@ -432,8 +431,7 @@ export class SimulatedClock {
   private assertNotFiring(operation: string): void {
     if (this.firing) {
       throw new Error(
-        `bvs-mock: clock: ${operation} was called from inside a timer callback; ` +
-          'schedule a timer instead (time moves only between callbacks)',
+        `bvs-mock: clock: ${operation} was called from inside a timer callback; ` + 'schedule a timer instead (time moves only between callbacks)',
       );
     }
   }

@@ -44,7 +44,11 @@ export function loadConfig(file?: string): BvsMockConfig {
   try {
     raw = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new ConfigError(file, [{ path: '$', code: 'syntax', message: `not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}` }], { cause: error });
+    throw new ConfigError(
+      file,
+      [{ path: '$', code: 'syntax', message: `not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}` }],
+      { cause: error },
+    );
   }
   const result = BvsMockConfig.safeParse(raw ?? {});
   if (!result.success) throw new ConfigError(file, toIssues(result.error));

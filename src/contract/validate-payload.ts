@@ -25,7 +25,13 @@ export function validatePayload(body: unknown, schemaName?: string): PayloadChec
   return {
     schema: '(none)',
     ok: false,
-    issues: [{ path: '$', code: 'schema_unknown', message: 'not a webhook event (no "type" field); name the schema with --schema, one of: ' + SCHEMA_NAMES.join(', ') }],
+    issues: [
+      {
+        path: '$',
+        code: 'schema_unknown',
+        message: 'not a webhook event (no "type" field); name the schema with --schema, one of: ' + SCHEMA_NAMES.join(', '),
+      },
+    ],
   };
 }
 

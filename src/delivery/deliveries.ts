@@ -252,7 +252,12 @@ export class Deliveries {
     if (stored?.endpoint.enabled) return true;
     if (trigger === 'redelivery') {
       if (record.status === 'pending') record.status = 'expired';
-      this.finishAttempt(record, trigger, this.options.clock.iso(), { status: null, body: '', durationMs: 0, error: stored ? 'endpoint_disabled' : 'endpoint_deleted' });
+      this.finishAttempt(record, trigger, this.options.clock.iso(), {
+        status: null,
+        body: '',
+        durationMs: 0,
+        error: stored ? 'endpoint_disabled' : 'endpoint_deleted',
+      });
     } else {
       record.status = 'expired';
     }
@@ -287,7 +292,11 @@ export class Deliveries {
     }
   }
 
-  private async settle(record: DeliveryRecord, trigger: Trigger, outcome: { at: string; startedAt: number; result: PostResult; generation: Generation }): Promise<void> {
+  private async settle(
+    record: DeliveryRecord,
+    trigger: Trigger,
+    outcome: { at: string; startedAt: number; result: PostResult; generation: Generation },
+  ): Promise<void> {
     const attempt = this.recordAttempt(record, trigger, outcome.at, outcome.result);
     const delivered = outcome.result.status !== null && outcome.result.status >= 200 && outcome.result.status <= 299;
     if (trigger !== 'duplicate_fault') {

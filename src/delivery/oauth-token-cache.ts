@@ -53,7 +53,8 @@ export class OAuthTokenCache {
     } catch {
       return { ok: false, error: 'oauth_token_invalid: the provider did not answer JSON' };
     }
-    if (typeof parsed.access_token !== 'string' || parsed.access_token === '') return { ok: false, error: 'oauth_token_invalid: no access_token in the answer' };
+    if (typeof parsed.access_token !== 'string' || parsed.access_token === '')
+      return { ok: false, error: 'oauth_token_invalid: no access_token in the answer' };
     const lifetime = typeof parsed.expires_in === 'number' && parsed.expires_in > 0 ? parsed.expires_in : 3600;
     this.tokens.set(key, { token: parsed.access_token, expiresAt: this.clock.now() + lifetime * 1000 });
     return { ok: true, token: parsed.access_token };

@@ -12,4 +12,3 @@ export const MAX_RETRY_DELAY_MS = 3_600_000;
 export function retryDelayMs(retry: number): number {
   return Math.min(FIRST_RETRY_DELAY_MS * 2 ** (retry - 1), MAX_RETRY_DELAY_MS);
 }
-

@@ -109,4 +109,3 @@ export class WebhookEndpointStore {
 function newSecret(): string {
   return `whsec_${randomBytes(24).toString('base64url')}`;
 }
-

@@ -193,7 +193,8 @@ export class Engine {
       const state = this.organization(input.organizationId);
       const root = createRootValidation(this.ctx, state, { organizationId: input.organizationId, request: input.request, script: scenario.entity });
       const asked = input.request.information_request;
-      const requestScript = asked !== undefined || scenario.information_request?.always ? (scenario.information_request ?? DEFAULT_INFORMATION_REQUEST) : undefined;
+      const requestScript =
+        asked !== undefined || scenario.information_request?.always ? (scenario.information_request ?? DEFAULT_INFORMATION_REQUEST) : undefined;
       const requestId = requestScript ? this.ids.next('irq') : null;
       const play = this.startPlay(state, root, scenario, requestId);
       if (requestScript && requestId !== null) {
@@ -346,7 +347,8 @@ export class Engine {
       const batch = this.organizations.get(organizationId)?.batches.get(batchId);
       const play = this.plays.get(batchId);
       if (!batch) return refuse('not_found', `no data source run batch ${batchId} in organization ${organizationId}`);
-      if (!play) return refuse('conflict', `${batchId} is a related entity's batch; reports cover the whole tree, so ask for the main batch (${batch.parentBatchId})`);
+      if (!play)
+        return refuse('conflict', `${batchId} is a related entity's batch; reports cover the whole tree, so ask for the main batch (${batch.parentBatchId})`);
       play.reportReady();
       return done(undefined);
     });
@@ -361,7 +363,8 @@ export class Engine {
     const state = this.organizations.get(organizationId);
     const batch = state?.batches.get(batchId);
     if (!state || !batch) return undefined;
-    if (batch.consolidatedReportUrl !== null) batch.consolidatedReportUrl = this.options.signer.sign(FILE_PATHS.consolidatedReport(organizationId, batch.id), this.options.clock.now());
+    if (batch.consolidatedReportUrl !== null)
+      batch.consolidatedReportUrl = this.options.signer.sign(FILE_PATHS.consolidatedReport(organizationId, batch.id), this.options.clock.now());
     return renderBatch(state, batch);
   }
 
@@ -425,8 +428,11 @@ export class Engine {
       const validation = state?.validations.get(validationId);
       if (!state || !validation) return refuse('not_found', `no entity validation ${validationId} in organization ${organizationId}`);
       const known = new Set(validation.relatedEntityIds.map((id) => OrganizationState.must(state.validations, id).tin));
-      const repeated = stakeholders.filter((stakeholder, index) => known.has(stakeholder.tin) || stakeholders.findIndex((other) => other.tin === stakeholder.tin) !== index);
-      if (repeated.length > 0) return refuse('conflict', `already a related entity of ${validationId}, or given twice: ${repeated.map((stakeholder) => stakeholder.tin).join(', ')}`);
+      const repeated = stakeholders.filter(
+        (stakeholder, index) => known.has(stakeholder.tin) || stakeholders.findIndex((other) => other.tin === stakeholder.tin) !== index,
+      );
+      if (repeated.length > 0)
+        return refuse('conflict', `already a related entity of ${validationId}, or given twice: ${repeated.map((stakeholder) => stakeholder.tin).join(', ')}`);
       for (const stakeholder of stakeholders) {
         const partner = createPartnerValidation(this.ctx, state, {
           parent: validation,

@@ -107,7 +107,11 @@ export class InformationRequestFlow {
     const items = this.items();
     const chosen = names === 'all' ? items.filter((item) => item.status === 'pending') : names.map((name) => items.find((item) => item.name === name));
     const unknown = names === 'all' ? [] : names.filter((_name, index) => chosen[index] === undefined);
-    if (unknown.length > 0) return refuse('not_found', `no item named ${unknown.map((name) => JSON.stringify(name)).join(', ')}; items are ${items.map((item) => JSON.stringify(item.name)).join(', ')}`);
+    if (unknown.length > 0)
+      return refuse(
+        'not_found',
+        `no item named ${unknown.map((name) => JSON.stringify(name)).join(', ')}; items are ${items.map((item) => JSON.stringify(item.name)).join(', ')}`,
+      );
     const already = (chosen as RequestableItemRecord[]).filter((item) => item.status !== 'pending');
     if (already.length > 0) return refuse('conflict', `already submitted: ${already.map((item) => JSON.stringify(item.name)).join(', ')}`);
     if (chosen.length === 0) return refuse('conflict', 'every item is already submitted');
@@ -148,11 +152,21 @@ export class InformationRequestFlow {
 
   /** A reviewer is assigned; the assignment starts in progress. */
   assign(input: { reviewer_email: string; role: 'reviewer' | 'responsible' }): ActionResult<string> {
-    const taken = this.record.assignmentIds.map((id) => must(this.state.assignments, id)).find((assignment) => assignment.reviewerEmail === input.reviewer_email);
+    const taken = this.record.assignmentIds
+      .map((id) => must(this.state.assignments, id))
+      .find((assignment) => assignment.reviewerEmail === input.reviewer_email);
     if (taken) return refuse('conflict', `${input.reviewer_email} is already assigned (${taken.id})`);
     const id = this.ctx.ids.next('asg');
     const now = this.ctx.clock.iso();
-    const assignment = { id, informationRequestId: this.record.id, reviewerEmail: input.reviewer_email, role: input.role, status: 'in_progress' as const, createdAt: now, updatedAt: now };
+    const assignment = {
+      id,
+      informationRequestId: this.record.id,
+      reviewerEmail: input.reviewer_email,
+      role: input.role,
+      status: 'in_progress' as const,
+      createdAt: now,
+      updatedAt: now,
+    };
     this.state.assignments.set(id, assignment);
     this.record.assignmentIds.push(id);
     this.emit('information_request.assignment.updated', () => renderAssignment(assignment), id);

@@ -16,7 +16,10 @@ export function createRandom(seed: number): Random {
   let c = 0xb7e15162 ^ Math.imul(seed, 0xc2b2ae35);
   let d = 1;
   const next = (): number => {
-    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    a >>>= 0;
+    b >>>= 0;
+    c >>>= 0;
+    d >>>= 0;
     let t = (a + b) | 0;
     a = b ^ (b >>> 9);
     b = (c + (c << 3)) | 0;

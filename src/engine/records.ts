@@ -149,4 +149,3 @@ export interface InformationRequestRecord {
   /** Whether all_items_collected has fired (it fires once). */
   collected: boolean;
 }
-

@@ -65,7 +65,15 @@ export class TreePlay {
 
   /** Starts the main entity's runs now. */
   start(): void {
-    this.startEntity({ validation: this.root, batch: this.rootBatch, script: this.scenario.entity, parent: null, runsLeft: 0, partnersLeft: 0, complete: false });
+    this.startEntity({
+      validation: this.root,
+      batch: this.rootBatch,
+      script: this.scenario.entity,
+      parent: null,
+      runsLeft: 0,
+      partnersLeft: 0,
+      complete: false,
+    });
   }
 
   private createBatch(validation: ValidationRecord, parent: BatchRecord | null, informationRequestId: string | null): BatchRecord {

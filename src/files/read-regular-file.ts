@@ -19,8 +19,7 @@ export interface ReadRegularFileOptions {
  * `unreadable` (with the system's error as `cause`), `not_a_regular_file` or `too_large`.
  */
 export type RegularFileText =
-  | { ok: true; text: string }
-  | { ok: false; code: 'unreadable' | 'not_a_regular_file' | 'too_large'; message: string; cause?: unknown };
+  { ok: true; text: string } | { ok: false; code: 'unreadable' | 'not_a_regular_file' | 'too_large'; message: string; cause?: unknown };
 
 /**
  * Reads a user's input file (configuration, scenario, PEM) as UTF-8, refusing what would hang or
@@ -34,7 +33,13 @@ export type RegularFileText =
  * const read = readRegularFile({ file: 'bvs-mock.yaml', limit: MAX_CONFIG_FILE_BYTES, expected: 'a configuration file', whenTooLarge: 'check the path' });
  * if (!read.ok) console.error(read.message); // 'is a directory, not a regular file; give the path of a configuration file'
  */
-export function readRegularFile({ file, limit, expected, whenTooLarge, whenNotRegular = `give the path of ${expected}` }: ReadRegularFileOptions): RegularFileText {
+export function readRegularFile({
+  file,
+  limit,
+  expected,
+  whenTooLarge,
+  whenNotRegular = `give the path of ${expected}`,
+}: ReadRegularFileOptions): RegularFileText {
   let descriptor: number;
   try {
     // Windows has no O_NONBLOCK (and no FIFOs in the file system), hence the fallback to 0.
@@ -49,7 +54,11 @@ export function readRegularFile({ file, limit, expected, whenTooLarge, whenNotRe
     const stats = fstatSync(descriptor);
     if (!stats.isFile()) return notRegular(stats, whenNotRegular);
     if (stats.size > limit) {
-      return { ok: false, code: 'too_large', message: `the file is ${stats.size} bytes, over the limit of ${describeBytes(limit)} for ${expected}; ${whenTooLarge}` };
+      return {
+        ok: false,
+        code: 'too_large',
+        message: `the file is ${stats.size} bytes, over the limit of ${describeBytes(limit)} for ${expected}; ${whenTooLarge}`,
+      };
     }
     return { ok: true, text: readFileSync(descriptor, 'utf8') };
   } catch (error) {

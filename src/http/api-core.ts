@@ -25,11 +25,29 @@ export interface ApiCore {
 }
 
 /** Error codes that mean the client broke the contract; the journal records them as violations. */
-const CONTRACT_ERRORS = new Set(['validation_failed', 'malformed_json', 'unsupported_media_type', 'route_not_found', 'method_not_allowed', 'invalid_request', 'unsupported_grant_type']);
+const CONTRACT_ERRORS = new Set([
+  'validation_failed',
+  'malformed_json',
+  'unsupported_media_type',
+  'route_not_found',
+  'method_not_allowed',
+  'invalid_request',
+  'unsupported_grant_type',
+]);
 
 /** Every route of bvs-mock: the spec's API, its extensions, files, the control API and the document. */
 export function allRoutes(): Route[] {
-  return [oauthTokenRoute, ...apiRoutes, ...extensionRoutes, ...fileRoutes, ...controlRoutes, ...deliveryRoutes, reportRoute, recipientPageRoute, ...openApiRoutes()];
+  return [
+    oauthTokenRoute,
+    ...apiRoutes,
+    ...extensionRoutes,
+    ...fileRoutes,
+    ...controlRoutes,
+    ...deliveryRoutes,
+    reportRoute,
+    recipientPageRoute,
+    ...openApiRoutes(),
+  ];
 }
 
 /**
@@ -77,7 +95,8 @@ export function createApiCore(services: ApiServices): ApiCore {
           const id = match?.params.id;
           const evicted = error.code === 'not_found' && id !== undefined && context !== undefined && services.engine.wasEvicted(context.organizationId, id);
           response = (evicted ? problems.evicted(id) : error).toResponse(requestId);
-          if (CONTRACT_ERRORS.has(error.code)) problemIssues = error.issues.length > 0 ? error.issues : [{ path: '$', code: error.code, message: error.message }];
+          if (CONTRACT_ERRORS.has(error.code))
+            problemIssues = error.issues.length > 0 ? error.issues : [{ path: '$', code: error.code, message: error.message }];
         } else {
           services.logError(requestId, error);
           response = problems.internal().toResponse(requestId);
@@ -136,15 +155,33 @@ function makeContext(services: ApiServices, request: CoreRequest, match: RouteMa
     organizationId = principal.organizationId;
   } else if (access.kind === 'control') {
     // Before anything else is read: a caller without the token learns nothing, not even organization names.
-    if (services.controlToken !== null && !OPEN_CONTROL_OPERATIONS.has(match.route.operation)) checkControlToken(services.controlToken, request.headers.authorization);
-    const fromBody = request.body.length > 0 && mediaType(request) === 'application/json' ? (json() as { organization_id?: unknown } | undefined)?.organization_id : undefined;
+    if (services.controlToken !== null && !OPEN_CONTROL_OPERATIONS.has(match.route.operation))
+      checkControlToken(services.controlToken, request.headers.authorization);
+    const fromBody =
+      request.body.length > 0 && mediaType(request) === 'application/json' ? (json() as { organization_id?: unknown } | undefined)?.organization_id : undefined;
     const asked = request.query.get('organization_id') ?? (typeof fromBody === 'string' ? fromBody : undefined);
     if (asked !== undefined) {
-      if (!services.registry.has(asked)) throw problems.unknownOrganization(asked, services.registry.list().map((organization) => organization.id));
+      if (!services.registry.has(asked))
+        throw problems.unknownOrganization(
+          asked,
+          services.registry.list().map((organization) => organization.id),
+        );
       organizationId = asked;
     }
   }
   const strictBodies = services.strict || access.kind === 'control';
   const callerOrganizationId = principal?.organizationId ?? null;
-  return { request, params: match.params, requestId, services, principal, organizationId, callerOrganizationId, strictBodies, violations: [], stateVersion, json };
+  return {
+    request,
+    params: match.params,
+    requestId,
+    services,
+    principal,
+    organizationId,
+    callerOrganizationId,
+    strictBodies,
+    violations: [],
+    stateVersion,
+    json,
+  };
 }

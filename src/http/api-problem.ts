@@ -31,37 +31,72 @@ export class ApiProblem extends Error {
  * (CONTRIBUTING.md rule 9). Handlers throw `problems.x(...)`, never ad-hoc strings.
  */
 export const problems = {
-  httpsRequired: () => new ApiProblem('https_required', 'All requests must use HTTPS (spec §5.1). Use https:// with this server, or start bvs-mock with --http to serve plain HTTP.'),
+  httpsRequired: () =>
+    new ApiProblem(
+      'https_required',
+      'All requests must use HTTPS (spec §5.1). Use https:// with this server, or start bvs-mock with --http to serve plain HTTP.',
+    ),
   missingCredential: () =>
-    new ApiProblem('unauthorized', 'No credential. Send `Authorization: Bearer <API_KEY>` or an OAuth access token from POST /oauth/token (spec §5).', [], { 'www-authenticate': 'Bearer realm="bvs-mock"' }),
+    new ApiProblem('unauthorized', 'No credential. Send `Authorization: Bearer <API_KEY>` or an OAuth access token from POST /oauth/token (spec §5).', [], {
+      'www-authenticate': 'Bearer realm="bvs-mock"',
+    }),
   malformedCredential: () =>
-    new ApiProblem('invalid_token', 'The Authorization header must be `Bearer <token>` (one space, then the token).', [], { 'www-authenticate': 'Bearer realm="bvs-mock", error="invalid_token"' }),
-  unknownCredential: () =>
-    new ApiProblem('invalid_token', 'The bearer token is not an API key or access token of this server. Check the key printed when bvs-mock started, or get a new access token.', [], {
+    new ApiProblem('invalid_token', 'The Authorization header must be `Bearer <token>` (one space, then the token).', [], {
       'www-authenticate': 'Bearer realm="bvs-mock", error="invalid_token"',
     }),
+  unknownCredential: () =>
+    new ApiProblem(
+      'invalid_token',
+      'The bearer token is not an API key or access token of this server. Check the key printed when bvs-mock started, or get a new access token.',
+      [],
+      {
+        'www-authenticate': 'Bearer realm="bvs-mock", error="invalid_token"',
+      },
+    ),
   expiredToken: (expiredAt: string) =>
     new ApiProblem('token_expired', `The access token expired at ${expiredAt} (simulated clock). Request a new one from POST /oauth/token (spec §5.4).`, [], {
       'www-authenticate': 'Bearer realm="bvs-mock", error="invalid_token", error_description="expired"',
     }),
-  insufficientScope: (scope: string) => new ApiProblem('insufficient_scope', `This operation needs the scope ${scope}; request a token with it (scope=${scope}).`, [], { 'www-authenticate': `Bearer realm="bvs-mock", error="insufficient_scope", scope="${scope}"` }),
-  invalidClient: () => new ApiProblem('invalid_client', 'Unknown client_id or wrong client_secret. Use the OAuth client printed when bvs-mock started, or one from the configuration file.'),
-  unsupportedGrant: (grant: string) => new ApiProblem('unsupported_grant_type', `grant_type "${grant}" is not supported; use grant_type=client_credentials (spec §4).`, [{ path: '$.grant_type', code: 'invalid_value', message: 'must be client_credentials' }]),
-  scopeNotAllowed: (scopes: string[]) => new ApiProblem('insufficient_scope', `This client may not have the scope${scopes.length === 1 ? '' : 's'} ${scopes.join(', ')}.`),
+  insufficientScope: (scope: string) =>
+    new ApiProblem('insufficient_scope', `This operation needs the scope ${scope}; request a token with it (scope=${scope}).`, [], {
+      'www-authenticate': `Bearer realm="bvs-mock", error="insufficient_scope", scope="${scope}"`,
+    }),
+  invalidClient: () =>
+    new ApiProblem(
+      'invalid_client',
+      'Unknown client_id or wrong client_secret. Use the OAuth client printed when bvs-mock started, or one from the configuration file.',
+    ),
+  unsupportedGrant: (grant: string) =>
+    new ApiProblem('unsupported_grant_type', `grant_type "${grant}" is not supported; use grant_type=client_credentials (spec §4).`, [
+      { path: '$.grant_type', code: 'invalid_value', message: 'must be client_credentials' },
+    ]),
+  scopeNotAllowed: (scopes: string[]) =>
+    new ApiProblem('insufficient_scope', `This client may not have the scope${scopes.length === 1 ? '' : 's'} ${scopes.join(', ')}.`),
   notFound: (what: string, id: string) => new ApiProblem('not_found', `No ${what} with id ${id} in your organization.`),
-  unknownOrganization: (id: string, known: string[]) => new ApiProblem('not_found', `No organization ${id} in the configuration; the organizations are ${known.join(', ')}.`),
-  routeNotFound: (method: string, path: string) => new ApiProblem('route_not_found', `No operation at ${method} ${path}. The API lives under /api/v2 (spec §9); GET /openapi.json lists every operation.`),
+  unknownOrganization: (id: string, known: string[]) =>
+    new ApiProblem('not_found', `No organization ${id} in the configuration; the organizations are ${known.join(', ')}.`),
+  routeNotFound: (method: string, path: string) =>
+    new ApiProblem('route_not_found', `No operation at ${method} ${path}. The API lives under /api/v2 (spec §9); GET /openapi.json lists every operation.`),
   methodNotAllowed: (method: string, path: string, allowed: string[]) =>
     new ApiProblem('method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(' or ')}.`, [], { allow: allowed.join(', ') }),
   unsupportedMediaType: (got: string | undefined, expected: string) =>
     new ApiProblem('unsupported_media_type', `Content-Type ${got === undefined ? 'is missing' : `"${got}" is not accepted`}; send ${expected}.`),
   malformedJson: (detail: string) => new ApiProblem('malformed_json', `The body is not valid JSON: ${detail}.`),
-  payloadTooLarge: (limit: number) => new ApiProblem('payload_too_large', `The body is larger than ${limit} bytes, the limit of bvs-mock (docs/fidelity.md row 26).`),
+  payloadTooLarge: (limit: number) =>
+    new ApiProblem('payload_too_large', `The body is larger than ${limit} bytes, the limit of bvs-mock (docs/fidelity.md row 26).`),
   validationFailed: (issues: Issue[], where = 'request body') =>
-    new ApiProblem('validation_failed', `The ${where} has ${issues.length} problem${issues.length === 1 ? '' : 's'}: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`, issues),
+    new ApiProblem(
+      'validation_failed',
+      `The ${where} has ${issues.length} problem${issues.length === 1 ? '' : 's'}: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`,
+      issues,
+    ),
   invalidRequest: (message: string, issues: Issue[] = []) => new ApiProblem('invalid_request', message, issues),
   conflict: (message: string) => new ApiProblem('conflict', message),
-  urlExpired: (expiredAt: string) => new ApiProblem('url_expired', `This pre-signed URL expired at ${expiredAt} (24 hours after it was issued, spec §8). Read the resource again to get a fresh URL.`),
+  urlExpired: (expiredAt: string) =>
+    new ApiProblem(
+      'url_expired',
+      `This pre-signed URL expired at ${expiredAt} (24 hours after it was issued, spec §8). Read the resource again to get a fresh URL.`,
+    ),
   badSignature: () => new ApiProblem('not_found', 'This pre-signed URL is not valid (wrong or missing signature). Use the URL exactly as the API gave it.'),
   internal: () => new ApiProblem('internal_error', 'bvs-mock failed to answer this request. The error is logged with this request id; please report it.'),
   evicted: (id: string) =>
@@ -89,7 +124,9 @@ export const problems = {
       [{ path: '$.seconds', code: 'too_big', message: `must be at most ${maxSeconds} at ${now}: simulated time ends at ${limit}` }],
     ),
   redactedSecret: (path: string) =>
-    new ApiProblem('validation_failed', `${path} is "<set>", the redacted form bvs-mock answers with, not a secret. Send the new secret, or leave the setting out to keep the current one.`, [
-      { path, code: 'redacted_value', message: '"<set>" only says that a secret is stored; send the secret itself' },
-    ]),
+    new ApiProblem(
+      'validation_failed',
+      `${path} is "<set>", the redacted form bvs-mock answers with, not a secret. Send the new secret, or leave the setting out to keep the current one.`,
+      [{ path, code: 'redacted_value', message: '"<set>" only says that a secret is stored; send the secret itself' }],
+    ),
 } as const;

@@ -97,7 +97,9 @@ export interface Mock {
  */
 export function createMock(options: MockOptions = {}): Mock {
   if (options.controlToken !== undefined && !/^[\x21-\x7e]+$/.test(options.controlToken)) {
-    throw new Error('bvs-mock: the control token (--control-token, BVS_MOCK_CONTROL_TOKEN) must be printable characters without spaces, like a long random string; it is sent as Authorization: Bearer <token>');
+    throw new Error(
+      'bvs-mock: the control token (--control-token, BVS_MOCK_CONTROL_TOKEN) must be printable characters without spaces, like a long random string; it is sent as Authorization: Bearer <token>',
+    );
   }
   const seed = options.seed ?? 1;
   const config = options.config ?? BvsMockConfig.parse({});
@@ -110,7 +112,15 @@ export function createMock(options: MockOptions = {}): Mock {
   // otherwise the key is random, since a key anyone can derive from a printed default lets anyone forge URLs.
   const signingKey = options.seed === undefined ? randomBytes(32).toString('hex') : `bvs-mock:${options.seed}`;
   const signer = new UrlSigner(signingKey, options.publicUrl ?? 'https://127.0.0.1:4010');
-  const engine = new Engine({ clock, ids, scenarios, generate: generateScenario, signer, settings: (id) => registry.settings(id), maxValidations: options.retention?.maxValidations });
+  const engine = new Engine({
+    clock,
+    ids,
+    scenarios,
+    generate: generateScenario,
+    signer,
+    settings: (id) => registry.settings(id),
+    maxValidations: options.retention?.maxValidations,
+  });
   const endpoints = new WebhookEndpointStore(ids, clock);
   const seedEndpoints = () => {
     for (const organization of registry.list()) for (const endpoint of organization.webhook_endpoints) endpoints.add(organization.id, endpoint);
@@ -123,7 +133,9 @@ export function createMock(options: MockOptions = {}): Mock {
   };
   seedEndpoints();
   const faults = new FaultPlan(seed);
-  const logError = options.logError ?? ((requestId: string, error: unknown) => process.stderr.write(`bvs-mock: ${requestId}: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`));
+  const logError =
+    options.logError ??
+    ((requestId: string, error: unknown) => process.stderr.write(`bvs-mock: ${requestId}: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`));
   // Names this instance on its own deliveries, so a delivery pointed at bvs-mock itself is refused, not looped.
   const origin = randomBytes(12).toString('hex');
   const deliveries = new Deliveries({

@@ -33,7 +33,13 @@ export interface ConnectionTimeouts {
  * kept-alive requests: generous for any real client on a network, short enough that 1,000 idle or
  * slowloris connections are gone within about a minute (docs/fidelity.md).
  */
-export const DEFAULT_CONNECTION_TIMEOUTS: Readonly<ConnectionTimeouts> = { idleMs: 10_000, handshakeMs: 10_000, headersMs: 20_000, requestMs: 60_000, keepAliveMs: 5_000 };
+export const DEFAULT_CONNECTION_TIMEOUTS: Readonly<ConnectionTimeouts> = {
+  idleMs: 10_000,
+  handshakeMs: 10_000,
+  headersMs: 20_000,
+  requestMs: 60_000,
+  keepAliveMs: 5_000,
+};
 
 /** Connections held at once: far more than any test suite opens, and half of the common limit of 1,024 file descriptors, which leaves the rest to webhook deliveries. */
 export const DEFAULT_MAX_CONNECTIONS = 512;
@@ -100,7 +106,10 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   const servers: Server[] = [plain];
   let listener: NetServer;
   if (options.tls) {
-    const secure = createHttpsServer({ ...httpOptions, cert: options.tls.cert, key: options.tls.key, handshakeTimeout: timeouts.handshakeMs }, answerWith(options, { secure: true, closeAfter: false }));
+    const secure = createHttpsServer(
+      { ...httpOptions, cert: options.tls.cert, key: options.tls.key, handshakeTimeout: timeouts.handshakeMs },
+      answerWith(options, { secure: true, closeAfter: false }),
+    );
     servers.push(secure);
     listener = createNetServer((socket) => {
       track(socket);
@@ -174,10 +183,16 @@ function connectionTimeouts(given: Partial<ConnectionTimeouts> = {}): Connection
   for (const name of Object.keys(timeouts) as Array<keyof ConnectionTimeouts>) {
     const ms = given[name];
     if (ms === undefined) continue;
-    if (!Number.isInteger(ms) || ms <= 0) throw new Error(`bvs-mock: timeouts.${name} is ${ms}; give a whole number of milliseconds above 0, or leave it out for ${DEFAULT_CONNECTION_TIMEOUTS[name]}.`);
+    if (!Number.isInteger(ms) || ms <= 0)
+      throw new Error(
+        `bvs-mock: timeouts.${name} is ${ms}; give a whole number of milliseconds above 0, or leave it out for ${DEFAULT_CONNECTION_TIMEOUTS[name]}.`,
+      );
     timeouts[name] = ms;
   }
-  if (timeouts.headersMs > timeouts.requestMs) throw new Error(`bvs-mock: timeouts.headersMs (${timeouts.headersMs}) is longer than timeouts.requestMs (${timeouts.requestMs}); the headers are part of the request, so give requestMs at least ${timeouts.headersMs}.`);
+  if (timeouts.headersMs > timeouts.requestMs)
+    throw new Error(
+      `bvs-mock: timeouts.headersMs (${timeouts.headersMs}) is longer than timeouts.requestMs (${timeouts.requestMs}); the headers are part of the request, so give requestMs at least ${timeouts.headersMs}.`,
+    );
   return timeouts;
 }
 
@@ -193,7 +208,16 @@ function onClientError(error: Error & { code?: string }, socket: Duplex): void {
   }
   // HTTP parse errors (HPE_*) get an answer in the error shape; a late request gets node's own 408
   // and no wait for a client that is too slow to read it; TLS failures and resets just close.
-  if (error.code?.startsWith('HPE_')) socket.end(rawResponse(refused(problems.invalidRequest(`The request could not be read as HTTP/1.1 (${error.code}). Send a standard method (GET, POST, PATCH, DELETE) and well-formed headers.`))));
+  if (error.code?.startsWith('HPE_'))
+    socket.end(
+      rawResponse(
+        refused(
+          problems.invalidRequest(
+            `The request could not be read as HTTP/1.1 (${error.code}). Send a standard method (GET, POST, PATCH, DELETE) and well-formed headers.`,
+          ),
+        ),
+      ),
+    );
   else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.end(REQUEST_TIMEOUT, () => socket.destroy());
   else socket.destroy();
 }
@@ -201,7 +225,11 @@ function onClientError(error: Error & { code?: string }, socket: Duplex): void {
 /** Node drops a CONNECT request nobody listens for without a word, and leaves its socket to the listener. */
 function onConnectMethod(_request: IncomingMessage, socket: Duplex): void {
   socket.on('error', () => socket.destroy());
-  const answer = refused(problems.invalidRequest('CONNECT is not supported: bvs-mock is an API server, not a proxy. Send the request itself (GET, POST, PATCH, DELETE) to this address.'));
+  const answer = refused(
+    problems.invalidRequest(
+      'CONNECT is not supported: bvs-mock is an API server, not a proxy. Send the request itself (GET, POST, PATCH, DELETE) to this address.',
+    ),
+  );
   socket.end(rawResponse(answer), () => socket.destroy());
 }
 
@@ -260,7 +288,10 @@ function answerWith(options: NodeServerOptions, mode: AnswerMode) {
   };
 }
 
-async function handle(options: NodeServerOptions, { request, response, secure, closeAfter }: AnswerMode & { request: IncomingMessage; response: ServerResponse }): Promise<void> {
+async function handle(
+  options: NodeServerOptions,
+  { request, response, secure, closeAfter }: AnswerMode & { request: IncomingMessage; response: ServerResponse },
+): Promise<void> {
   let phase: 'reading' | 'answering' | 'writing' = 'reading';
   // The idle timeout is for a silent client, not for the server's own time: an api_latency fault may hold an answer for minutes.
   response.on('timeout', () => {
@@ -273,7 +304,11 @@ async function handle(options: NodeServerOptions, { request, response, secure, c
     if (request.httpVersion === '1.1' && request.headers.host === undefined) {
       answer = refused(problems.invalidRequest('An HTTP/1.1 request needs a Host header (RFC 9112 §3.2). Send `Host: <host>:<port>` of this server.'));
     } else if (url === null) {
-      answer = refused(problems.invalidRequest(`The request target ${JSON.stringify((request.url ?? '').slice(0, 200))} is not a path or URL. Send a path such as /api/v2/entity_validations.`));
+      answer = refused(
+        problems.invalidRequest(
+          `The request target ${JSON.stringify((request.url ?? '').slice(0, 200))} is not a path or URL. Send a path such as /api/v2/entity_validations.`,
+        ),
+      );
     } else {
       const headers: CoreRequest['headers'] = {};
       for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -283,7 +318,8 @@ async function handle(options: NodeServerOptions, { request, response, secure, c
     phase = 'writing';
     if (closeAfter) answer.headers.connection = 'close';
     // The length up front: one write of head and body, no chunked encoding (bench:api).
-    if (request.method !== 'HEAD') answer.headers['content-length'] = String(typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength);
+    if (request.method !== 'HEAD')
+      answer.headers['content-length'] = String(typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength);
     response.writeHead(answer.status, answer.headers);
     response.end(answer.body);
   } catch (error) {

@@ -23,13 +23,23 @@ export function readPageQuery(request: CoreRequest): PageQuery {
   let limit = DEFAULT_PAGE_SIZE;
   if (limitText !== null) {
     limit = /^\d{1,7}$/.test(limitText) ? Number(limitText) : NaN;
-    if (!(limit >= 1 && limit <= MAX_PAGE_SIZE)) issues.push({ path: '$query.limit', code: 'invalid_value', message: `must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${JSON.stringify(limitText)}` });
+    if (!(limit >= 1 && limit <= MAX_PAGE_SIZE))
+      issues.push({
+        path: '$query.limit',
+        code: 'invalid_value',
+        message: `must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${JSON.stringify(limitText)}`,
+      });
   }
   const cursorText = request.query.get('cursor');
   let after: number | undefined;
   if (cursorText !== null && cursorText !== '') {
     after = decodeCursor(cursorText);
-    if (after === undefined) issues.push({ path: '$query.cursor', code: 'invalid_value', message: 'is not a cursor of this list: pass next_cursor of the previous page as it was given' });
+    if (after === undefined)
+      issues.push({
+        path: '$query.cursor',
+        code: 'invalid_value',
+        message: 'is not a cursor of this list: pass next_cursor of the previous page as it was given',
+      });
   }
   if (issues.length > 0) throw problems.validationFailed(issues, 'query');
   return { after, limit };

@@ -76,7 +76,9 @@ export function jsonDepthIssue(value: unknown, limit: number = MAX_JSON_DEPTH): 
         message: `nested more than ${limit} levels deep (objects and arrays, the body being level 1), the limit of bvs-mock (docs/fidelity.md row 26); flatten this value`,
       };
     }
-    const entries: Array<[string | number, unknown]> = Array.isArray(frame.node) ? frame.node.map((child, index) => [index, child]) : Object.entries(frame.node);
+    const entries: Array<[string | number, unknown]> = Array.isArray(frame.node)
+      ? frame.node.map((child, index) => [index, child])
+      : Object.entries(frame.node);
     // Pushed last to first, so the first child is visited first and the path reported is the first in the document.
     for (let index = entries.length - 1; index >= 0; index--) {
       const [key, child] = entries[index]!;
@@ -111,7 +113,10 @@ export function checkBody<T>(context: RouteContext, parse: (value: unknown) => P
   if (first.ok) return first.value;
   const unknown = first.issues.filter((issue) => issue.code === 'unknown_field');
   if (context.strictBodies || unknown.length !== first.issues.length) throw problems.validationFailed(first.issues);
-  const stripped = withoutPaths(body, unknown.map((issue) => issue.path));
+  const stripped = withoutPaths(
+    body,
+    unknown.map((issue) => issue.path),
+  );
   const second = parse(stripped);
   if (!second.ok) throw problems.validationFailed(second.issues);
   context.violations.push(...unknown);
@@ -126,8 +131,8 @@ export function checkBody<T>(context: RouteContext, parse: (value: unknown) => P
 function withoutPaths(value: unknown, paths: string[]): unknown {
   let root = value;
   for (const path of paths) {
-    const keys = [...path.matchAll(/\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/g)].map((match) =>
-      match[1] ?? (match[2] !== undefined ? Number(match[2]) : (JSON.parse(`"${match[3]}"`) as string)),
+    const keys = [...path.matchAll(/\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/g)].map(
+      (match) => match[1] ?? (match[2] !== undefined ? Number(match[2]) : (JSON.parse(`"${match[3]}"`) as string)),
     );
     root = without(root, keys);
   }

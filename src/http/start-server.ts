@@ -34,7 +34,15 @@ export async function startServer(options: ServerOptions = {}): Promise<StartedS
   const mock = createMock({ ...options, requireHttps: options.requireHttps ?? !options.http });
   let server: RunningServer;
   try {
-    server = await startNodeServer({ core: mock.core, host, port: options.port ?? 4010, tls, bodyLimit: mock.services.bodyLimit, timeouts: options.timeouts, logError: mock.services.logError });
+    server = await startNodeServer({
+      core: mock.core,
+      host,
+      port: options.port ?? 4010,
+      tls,
+      bodyLimit: mock.services.bodyLimit,
+      timeouts: options.timeouts,
+      logError: mock.services.logError,
+    });
   } catch (error) {
     mock.dispose();
     throw error;

@@ -99,5 +99,14 @@ function stakeholderRow(s: FormationStakeholder): string[] {
   // Roles are wire values (`general_manager`); spaces let them wrap inside the narrow column.
   const roles = s.roles.map((role) => role.replace(/_/g, ' '));
   const faculties = s.faculties.filter((faculty) => faculty.present).map((faculty) => `${faculty.code} ${faculty.key.replace(/_/g, ' ')}`);
-  return [s.display_name, s.tin, listOrNone(roles), yesNo(s.ubo), formatPercent(s.participation), formatNumber(s.shares), formatNumber(s.amount), listOrNone(faculties)];
+  return [
+    s.display_name,
+    s.tin,
+    listOrNone(roles),
+    yesNo(s.ubo),
+    formatPercent(s.participation),
+    formatNumber(s.shares),
+    formatNumber(s.amount),
+    listOrNone(faculties),
+  ];
 }

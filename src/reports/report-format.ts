@@ -21,7 +21,10 @@ export function formatDate(value: string): string {
 /** An integer or decimal with thousands separators: `10000000` as `10,000,000`, `12.5` as `12.5`. */
 export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
-  const [whole = '0', fraction] = Math.abs(value).toFixed(2).replace(/\.?0+$/, '').split('.');
+  const [whole = '0', fraction] = Math.abs(value)
+    .toFixed(2)
+    .replace(/\.?0+$/, '')
+    .split('.');
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${value < 0 ? '-' : ''}${grouped}${fraction === undefined ? '' : `.${fraction}`}`;
 }

@@ -153,10 +153,12 @@ export class TextFlow {
     const total = columns.reduce((sum, c) => sum + c.width, 0);
     const widths = columns.map((c) => (c.width / total) * CONTENT_WIDTH);
     const lineHeight = SMALL * LEADING;
-    const layout = (cells: string[], style: FontStyle) =>
-      widths.map((width, i) => clip(this.wrap(cells[i] ?? '', style, SMALL, width - 2 * CELL_PADDING)));
+    const layout = (cells: string[], style: FontStyle) => widths.map((width, i) => clip(this.wrap(cells[i] ?? '', style, SMALL, width - 2 * CELL_PADDING)));
     const heightOf = (cells: string[][]) => Math.max(...cells.map((c) => c.length)) * lineHeight + 2 * CELL_PADDING;
-    const header = layout(columns.map((c) => c.header), 'bold');
+    const header = layout(
+      columns.map((c) => c.header),
+      'bold',
+    );
     const drawRow = (cells: string[][], style: FontStyle, fill?: Color) => {
       const height = heightOf(cells);
       if (fill) this.page.drawRectangle({ x: MARGIN.left, y: this.y - height, width: CONTENT_WIDTH, height, color: fill });
@@ -225,7 +227,9 @@ export class TextFlow {
     lines.forEach((line, i) => {
       if (line === '') return;
       const y = top - i * lineHeight - size * 0.92;
-      page.pushOperators(...drawText(font.encodeText(line), { color, font: this.fontKey(page, font), size, x, y, rotate: degrees(0), xSkew: degrees(0), ySkew: degrees(0) }));
+      page.pushOperators(
+        ...drawText(font.encodeText(line), { color, font: this.fontKey(page, font), size, x, y, rotate: degrees(0), xSkew: degrees(0), ySkew: degrees(0) }),
+      );
     });
   }
 

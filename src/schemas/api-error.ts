@@ -34,9 +34,7 @@ export const API_ERROR_STATUS = {
 /** One machine-readable error code. */
 export type ApiErrorCode = keyof typeof API_ERROR_STATUS;
 
-export const ApiErrorCodeName = z
-  .enum(Object.keys(API_ERROR_STATUS) as [ApiErrorCode, ...ApiErrorCode[]])
-  .openapi('ApiErrorCode');
+export const ApiErrorCodeName = z.enum(Object.keys(API_ERROR_STATUS) as [ApiErrorCode, ...ApiErrorCode[]]).openapi('ApiErrorCode');
 
 /** One problem of a request, located by a JSON path into the body (or the query, `$query.x`). */
 export const ApiErrorIssue = outbound(

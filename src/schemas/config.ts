@@ -21,7 +21,11 @@ export const WebhookEndpointConfig = z
   })
   .superRefine((endpoint, context) => {
     if (endpoint.auth_type === 'secret' && endpoint.secret === undefined) {
-      context.addIssue({ code: 'custom', path: ['secret'], message: 'an endpoint with auth_type secret needs a secret (the value sent as Authorization: Bearer <secret>)' });
+      context.addIssue({
+        code: 'custom',
+        path: ['secret'],
+        message: 'an endpoint with auth_type secret needs a secret (the value sent as Authorization: Bearer <secret>)',
+      });
     }
     if (endpoint.auth_type !== 'secret' && endpoint.secret !== undefined) {
       context.addIssue({ code: 'custom', path: ['secret'], message: `a secret is only used with auth_type secret, not ${endpoint.auth_type}` });
@@ -85,20 +89,33 @@ export const DEFAULT_ORGANIZATION = {
 /** A configuration file (YAML or JSON). Every field has a default; the first organization is the default one. */
 export const BvsMockConfig = z
   .strictObject({
-    organizations: z.array(OrganizationConfig).min(1, { message: 'at least one organization is needed' }).default([OrganizationConfig.parse(DEFAULT_ORGANIZATION)]),
+    organizations: z
+      .array(OrganizationConfig)
+      .min(1, { message: 'at least one organization is needed' })
+      .default([OrganizationConfig.parse(DEFAULT_ORGANIZATION)]),
   })
   .superRefine((config, context) => {
     const owners = new Map<string, string>();
     const claim = (kind: string, value: string, path: PropertyKey[]) => {
       const key = `${kind}\u0000${value}`;
       const owner = owners.get(key);
-      if (owner !== undefined) context.addIssue({ code: 'custom', path, message: `${kind} "${value}" is used twice (also at ${owner}); each must be unique across organizations` });
-      else owners.set(key, path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').slice(1));
+      if (owner !== undefined)
+        context.addIssue({ code: 'custom', path, message: `${kind} "${value}" is used twice (also at ${owner}); each must be unique across organizations` });
+      else
+        owners.set(
+          key,
+          path
+            .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
+            .join('')
+            .slice(1),
+        );
     };
     config.organizations.forEach((organization, index) => {
       claim('organization id', organization.id, ['organizations', index, 'id']);
       organization.api_keys.forEach((key, keyIndex) => claim('API key', key, ['organizations', index, 'api_keys', keyIndex]));
-      organization.oauth_clients.forEach((client, clientIndex) => claim('client_id', client.client_id, ['organizations', index, 'oauth_clients', clientIndex, 'client_id']));
+      organization.oauth_clients.forEach((client, clientIndex) =>
+        claim('client_id', client.client_id, ['organizations', index, 'oauth_clients', clientIndex, 'client_id']),
+      );
     });
   });
 

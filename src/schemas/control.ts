@@ -12,7 +12,10 @@ const organization = { organization_id: z.string().optional() };
 
 export const ClockAdvanceRequest = z.strictObject({
   ...organization,
-  seconds: z.number({ message: 'must be a number of seconds' }).nonnegative({ message: 'must not be negative: the clock never goes back (use POST /_mock/reset)' }).max(10 * 365 * 24 * 3600, { message: 'must be at most ten years' }),
+  seconds: z
+    .number({ message: 'must be a number of seconds' })
+    .nonnegative({ message: 'must not be negative: the clock never goes back (use POST /_mock/reset)' })
+    .max(10 * 365 * 24 * 3600, { message: 'must be at most ten years' }),
 });
 
 export const SubmitItemsRequest = z.strictObject({ ...organization, items: z.array(z.string().min(1)).min(1).optional() });
@@ -39,7 +42,10 @@ export const WebhookEndpointCreate = z.strictObject({
   url: HttpUrl,
   enabled: z.boolean().default(true),
   auth_type: WebhookAuthType.default('none'),
-  subscribed_events: z.array(EventTypeName).min(1).default([...EVENT_TYPES]),
+  subscribed_events: z
+    .array(EventTypeName)
+    .min(1)
+    .default([...EVENT_TYPES]),
 });
 
 /** A change to a webhook endpoint. */

@@ -78,10 +78,7 @@ export const DataSourceRunData = z
   });
 
 /** A run as listed in an entity validation's `latest_data_source_runs`: the run plus its `data`. */
-export const LatestDataSourceRun = outbound(
-  z.strictObject({ ...DataSourceRun.shape, data: DataSourceRunData }),
-  'LatestDataSourceRun',
-);
+export const LatestDataSourceRun = outbound(z.strictObject({ ...DataSourceRun.shape, data: DataSourceRunData }), 'LatestDataSourceRun');
 
 export type DataSourceRun = z.infer<typeof DataSourceRun>;
 export type DataSourceRunSummary = z.infer<typeof DataSourceRunSummary>;

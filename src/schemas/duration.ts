@@ -19,13 +19,11 @@ export function parseDuration(value: string | number): number | undefined {
 }
 
 /** A duration in a scenario file, parsed to milliseconds. */
-export const Duration = z
-  .union([z.string(), z.number()])
-  .transform((value, context) => {
-    const ms = parseDuration(value);
-    if (ms === undefined) {
-      context.addIssue({ code: 'custom', message: `"${value}" is not a duration; write it like 20s, 1m30s, 500ms or a number of seconds` });
-      return z.NEVER;
-    }
-    return ms;
-  });
+export const Duration = z.union([z.string(), z.number()]).transform((value, context) => {
+  const ms = parseDuration(value);
+  if (ms === undefined) {
+    context.addIssue({ code: 'custom', message: `"${value}" is not a duration; write it like 20s, 1m30s, 500ms or a number of seconds` });
+    return z.NEVER;
+  }
+  return ms;
+});

@@ -27,16 +27,12 @@ export const EntityValidationCreateFields = z
   .openapi('EntityValidationCreateFields');
 
 /** The same fields wrapped in an `entity_validation` object, the spec's second body form. */
-export const EntityValidationCreateWrapped = z
-  .strictObject({ entity_validation: EntityValidationCreateFields })
-  .openapi('EntityValidationCreateWrapped');
+export const EntityValidationCreateWrapped = z.strictObject({ entity_validation: EntityValidationCreateFields }).openapi('EntityValidationCreateWrapped');
 
 /** Body of `POST /api/v2/entity_validations`, in either form (spec §4). */
-export const EntityValidationCreateRequest = z
-  .union([EntityValidationCreateFields, EntityValidationCreateWrapped])
-  .openapi('EntityValidationCreateRequest', {
-    description: 'Either the fields at the top level, or wrapped in an entity_validation object.',
-  });
+export const EntityValidationCreateRequest = z.union([EntityValidationCreateFields, EntityValidationCreateWrapped]).openapi('EntityValidationCreateRequest', {
+  description: 'Either the fields at the top level, or wrapped in an entity_validation object.',
+});
 
 /**
  * The same two forms with plain-http legacy `webhook_url`s accepted, for
@@ -58,7 +54,9 @@ export type EntityValidationCreateRequest = z.infer<typeof EntityValidationCreat
  * `allowHttpWebhooks` accepts plain-http legacy webhook URLs.
  */
 export function parseEntityValidationCreate(body: unknown, options: { allowHttpWebhooks?: boolean } = {}): ParseResult<EntityValidationCreateFields> {
-  const [fields, wrappedForm] = options.allowHttpWebhooks ? [HttpAllowedFields, HttpAllowedWrapped] : [EntityValidationCreateFields, EntityValidationCreateWrapped];
+  const [fields, wrappedForm] = options.allowHttpWebhooks
+    ? [HttpAllowedFields, HttpAllowedWrapped]
+    : [EntityValidationCreateFields, EntityValidationCreateWrapped];
   const wrapped = typeof body === 'object' && body !== null && !Array.isArray(body) && 'entity_validation' in body;
   if (!wrapped) return parseWith(fields, body);
   const result = parseWith(wrappedForm, body);

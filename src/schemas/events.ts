@@ -39,9 +39,9 @@ function envelope<T extends EventType>(type: T): EnvelopeSchema<T> {
 }
 
 /** One envelope schema per event type, keyed by the type. */
-export const EVENT_SCHEMAS: { [T in EventType]: EnvelopeSchema<T> } = Object.fromEntries(
-  EVENT_TYPES.map((type) => [type, envelope(type)]),
-) as unknown as { [T in EventType]: EnvelopeSchema<T> };
+export const EVENT_SCHEMAS: { [T in EventType]: EnvelopeSchema<T> } = Object.fromEntries(EVENT_TYPES.map((type) => [type, envelope(type)])) as unknown as {
+  [T in EventType]: EnvelopeSchema<T>;
+};
 
 /** A webhook event body of a given type. */
 export type WebhookEvent<T extends EventType = EventType> = { [K in T]: z.infer<EnvelopeSchema<K>> }[T];
@@ -51,8 +51,5 @@ export type WebhookEvent<T extends EventType = EventType> = { [K in T]: z.infer<
  * against its own type's envelope and the issues name its paths.
  */
 export const WebhookEventBody = z
-  .discriminatedUnion(
-    'type',
-    EVENT_TYPES.map((type) => EVENT_SCHEMAS[type]) as unknown as [EnvelopeSchema<EventType>, ...EnvelopeSchema<EventType>[]],
-  )
+  .discriminatedUnion('type', EVENT_TYPES.map((type) => EVENT_SCHEMAS[type]) as unknown as [EnvelopeSchema<EventType>, ...EnvelopeSchema<EventType>[]])
   .openapi('WebhookEvent');

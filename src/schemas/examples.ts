@@ -32,11 +32,25 @@ export function exampleRaisedAlert(): RaisedAlert {
 }
 
 export function examplePartnerAlert(): RaisedAlert {
-  return { id: 'rlal_01JD5ZS1B2C3D4E5F6G7H8J9K0', name: 'Politically exposed person', severity: 'high', entity_validation_id: PARTNER_EVL, data_source_run_batch_id: PARTNER_BATCH };
+  return {
+    id: 'rlal_01JD5ZS1B2C3D4E5F6G7H8J9K0',
+    name: 'Politically exposed person',
+    severity: 'high',
+    entity_validation_id: PARTNER_EVL,
+    data_source_run_batch_id: PARTNER_BATCH,
+  };
 }
 
 export function exampleDataSourceRun(): DataSourceRun {
-  return { id: RUN_SII, type: 'cl/sii', entity_validation_id: EVL, data_source_run_batch_id: BATCH, created_at: T0, succeeded_at: '2026-01-15T10:00:20.000Z', status: 'succeeded' };
+  return {
+    id: RUN_SII,
+    type: 'cl/sii',
+    entity_validation_id: EVL,
+    data_source_run_batch_id: BATCH,
+    created_at: T0,
+    succeeded_at: '2026-01-15T10:00:20.000Z',
+    status: 'succeeded',
+  };
 }
 
 export function exampleLatestDataSourceRun(): LatestDataSourceRun {
@@ -217,7 +231,13 @@ export function exampleWebhookEndpoint(): WebhookEndpoint {
 }
 
 export function exampleOAuthTokenResponse(): OAuthTokenResponse {
-  return { access_token: 'at_9f8e7d6c5b4a39281706f5e4d3c2b1a0', token_type: 'Bearer', expires_in: 7200, scope: 'validations:read validations:write', created_at: 1768471200 };
+  return {
+    access_token: 'at_9f8e7d6c5b4a39281706f5e4d3c2b1a0',
+    token_type: 'Bearer',
+    expires_in: 7200,
+    scope: 'validations:read validations:write',
+    created_at: 1768471200,
+  };
 }
 
 export function exampleCreateRequest(): EntityValidationCreateRequest {
@@ -253,13 +273,36 @@ export const EVENT_EXAMPLES: { [T in EventType]: () => WebhookEvent<T> } = {
   'entity_validation.stakeholder.created': () => ({ type: 'entity_validation.stakeholder.created', stakeholder: exampleEntityValidation() }),
   'entity_validation.formation.ready': () => ({ type: 'entity_validation.formation.ready', formation: exampleFormation() }),
   'data_source_run_batch.ready': () => ({ type: 'data_source_run_batch.ready', data_source_run_batch: exampleDataSourceRunBatch() }),
-  'data_source_run_batch.consolidated_report_ready': () => ({ type: 'data_source_run_batch.consolidated_report_ready', data_source_run_batch: exampleDataSourceRunBatch() }),
-  'data_source_run_batch.child_batches_ready': () => ({ type: 'data_source_run_batch.child_batches_ready', data_source_run_batch: exampleDataSourceRunBatch() }),
+  'data_source_run_batch.consolidated_report_ready': () => ({
+    type: 'data_source_run_batch.consolidated_report_ready',
+    data_source_run_batch: exampleDataSourceRunBatch(),
+  }),
+  'data_source_run_batch.child_batches_ready': () => ({
+    type: 'data_source_run_batch.child_batches_ready',
+    data_source_run_batch: exampleDataSourceRunBatch(),
+  }),
   'data_source_run_batch.data_source_run.ready': () => ({ type: 'data_source_run_batch.data_source_run.ready', data_source_run: exampleDataSourceRun() }),
   'information_request.all_items_collected': () => ({ type: 'information_request.all_items_collected', information_request: exampleInformationRequest() }),
-  'information_request.analysis_success': () => ({ type: 'information_request.analysis_success', information_request: { ...exampleInformationRequest(), status: 'in_review', information_sheet: { legal_name: 'Comercial Andes SpA' }, analysis_chat: [{ role: 'assistant', content: 'All documents are consistent with the registry.', created_at: '2026-01-15T10:06:00.000Z' }] } }),
-  'information_request.status_updated': () => ({ type: 'information_request.status_updated', information_request: { ...exampleInformationRequest(), status: 'items_collected' } }),
-  'information_request.evaluated': () => ({ type: 'information_request.evaluated', information_request: { ...exampleInformationRequest(), status: 'evaluated', responsible_comment: 'Approved: documents match the registry.' } }),
-  'information_request.requestable_item.extracted': () => ({ type: 'information_request.requestable_item.extracted', requestable_item: exampleRequestableItem() }),
+  'information_request.analysis_success': () => ({
+    type: 'information_request.analysis_success',
+    information_request: {
+      ...exampleInformationRequest(),
+      status: 'in_review',
+      information_sheet: { legal_name: 'Comercial Andes SpA' },
+      analysis_chat: [{ role: 'assistant', content: 'All documents are consistent with the registry.', created_at: '2026-01-15T10:06:00.000Z' }],
+    },
+  }),
+  'information_request.status_updated': () => ({
+    type: 'information_request.status_updated',
+    information_request: { ...exampleInformationRequest(), status: 'items_collected' },
+  }),
+  'information_request.evaluated': () => ({
+    type: 'information_request.evaluated',
+    information_request: { ...exampleInformationRequest(), status: 'evaluated', responsible_comment: 'Approved: documents match the registry.' },
+  }),
+  'information_request.requestable_item.extracted': () => ({
+    type: 'information_request.requestable_item.extracted',
+    requestable_item: exampleRequestableItem(),
+  }),
   'information_request.assignment.updated': () => ({ type: 'information_request.assignment.updated', assignment: exampleAssignment() }),
 };

@@ -42,4 +42,3 @@ export function idOf(prefix: IdPrefix) {
     })
     .openapi({ example: `${prefix}_01JD5ZQ8K3M7T2XW9Y4B6C1N0P` });
 }
-

@@ -14,7 +14,5 @@ import type { ZodObject } from 'zod';
  * @param name the component name in the document, for a named resource
  */
 export function outbound<T extends ZodObject>(schema: T, name?: string): T {
-  return name === undefined
-    ? schema.openapi({ additionalProperties: true })
-    : schema.openapi(name, { additionalProperties: true });
+  return name === undefined ? schema.openapi({ additionalProperties: true }) : schema.openapi(name, { additionalProperties: true });
 }

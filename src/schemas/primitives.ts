@@ -5,8 +5,8 @@ import { z } from './zod';
  * `2026-01-15T10:00:00.000Z` (spec §2). Offsets other than `Z`, and missing or
  * extra fraction digits, are refused.
  */
-export const Timestamp = z
-  .iso.datetime({ precision: 3, message: 'must be an ISO 8601 UTC timestamp with milliseconds, like 2026-01-15T10:00:00.000Z' })
+export const Timestamp = z.iso
+  .datetime({ precision: 3, message: 'must be an ISO 8601 UTC timestamp with milliseconds, like 2026-01-15T10:00:00.000Z' })
   .openapi({ description: 'ISO 8601 UTC timestamp with milliseconds.', example: '2026-01-15T10:00:00.000Z' });
 
 /** An absolute HTTP or HTTPS URL. */
@@ -26,11 +26,7 @@ export const CountryCode = z
   .openapi({ example: 'CL' });
 
 /** A tax identification number. Its format per country is not shown by the spec (docs/fidelity.md). */
-export const Tin = z
-  .string()
-  .min(1, { message: 'must not be empty' })
-  .max(64, { message: 'must be at most 64 characters' })
-  .openapi({ example: '76086428-5' });
+export const Tin = z.string().min(1, { message: 'must not be empty' }).max(64, { message: 'must be at most 64 characters' }).openapi({ example: '76086428-5' });
 
 /** Entity categories the spec shows: `business`, `person` (values seen; docs/fidelity.md). */
 export const EntityCategory = z.enum(['business', 'person']).openapi({

@@ -21,7 +21,10 @@ export const ScenarioFormation = z.strictObject({
   equity: z.strictObject({
     total_amount: z.number().nonnegative(),
     total_shares: z.number().int().nonnegative(),
-    currency: z.string().regex(/^[A-Z]{3}$/, { message: 'must be a three-letter currency code, like CLP' }).default('CLP'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, { message: 'must be a three-letter currency code, like CLP' })
+      .default('CLP'),
     shares_type: z.string().default('ordinary'),
   }),
   stakeholders: z
@@ -37,9 +40,7 @@ export const ScenarioFormation = z.strictObject({
       }),
     )
     .default([]),
-  documents: z
-    .array(z.strictObject({ name: z.string(), label: z.string(), source: z.string().default('constitution'), cve: z.string() }))
-    .default([]),
+  documents: z.array(z.strictObject({ name: z.string(), label: z.string(), source: z.string().default('constitution'), cve: z.string() })).default([]),
   /** The run whose success downloads the constitution; default: the run that discovers partners. */
   source_run: z.string().optional(),
   /** Time from that run's success to the legal report being generated and `formation.ready` firing. */

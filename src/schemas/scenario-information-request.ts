@@ -43,7 +43,10 @@ export const ScenarioInformationRequestStep = z
   .superRefine((step, context) => {
     const actions = STEP_ACTIONS.filter((action) => step[action] !== undefined);
     if (actions.length !== 1) {
-      context.addIssue({ code: 'custom', message: `a step takes exactly one action among ${STEP_ACTIONS.join(', ')}; found ${actions.length === 0 ? 'none' : actions.join(', ')}` });
+      context.addIssue({
+        code: 'custom',
+        message: `a step takes exactly one action among ${STEP_ACTIONS.join(', ')}; found ${actions.length === 0 ? 'none' : actions.join(', ')}`,
+      });
     }
   });
 

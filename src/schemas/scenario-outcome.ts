@@ -18,7 +18,10 @@ export interface Outcome {
 export const ScenarioOutcome = z.record(z.string(), z.unknown()).transform((value, context): Outcome => {
   const keys = Object.keys(value);
   if (keys.length !== 1) {
-    context.addIssue({ code: 'custom', message: `an outcome has exactly one key, the status (one of ${OUTCOME_STATUSES.join(', ')}), like { succeeded: 20s }; found ${keys.length === 0 ? 'none' : keys.join(', ')}` });
+    context.addIssue({
+      code: 'custom',
+      message: `an outcome has exactly one key, the status (one of ${OUTCOME_STATUSES.join(', ')}), like { succeeded: 20s }; found ${keys.length === 0 ? 'none' : keys.join(', ')}`,
+    });
     return z.NEVER;
   }
   const status = keys[0]!;
@@ -29,7 +32,11 @@ export const ScenarioOutcome = z.record(z.string(), z.unknown()).transform((valu
   const raw = value[status];
   const after = typeof raw === 'string' || typeof raw === 'number' ? parseDuration(raw) : undefined;
   if (after === undefined) {
-    context.addIssue({ code: 'custom', path: [status], message: `${JSON.stringify(raw)} is not a duration; write it like 20s, 1m30s, 500ms or a number of seconds` });
+    context.addIssue({
+      code: 'custom',
+      path: [status],
+      message: `${JSON.stringify(raw)} is not a duration; write it like 20s, 1m30s, 500ms or a number of seconds`,
+    });
     return z.NEVER;
   }
   return { status: DataSourceRunStatus.parse(status) as Outcome['status'], after };
@@ -44,7 +51,11 @@ export function checkOutcomeSequence(outcomes: readonly Outcome[], context: z.co
   outcomes.forEach((outcome, index) => {
     const last = index === outcomes.length - 1;
     if (outcome.status === 'temporary_error' && last) {
-      context.addIssue({ code: 'custom', path: [...path, index], message: 'a temporary_error is retried, so another outcome must follow it (for example { succeeded: 30s })' });
+      context.addIssue({
+        code: 'custom',
+        path: [...path, index],
+        message: 'a temporary_error is retried, so another outcome must follow it (for example { succeeded: 30s })',
+      });
     }
     if ((outcome.status === 'succeeded' || outcome.status === 'definitive_error') && !last) {
       context.addIssue({ code: 'custom', path: [...path, index + 1], message: `${outcome.status} ends the run, so no outcome may follow it` });

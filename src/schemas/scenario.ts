@@ -27,12 +27,14 @@ export const Scenario = z
     const visit = (entity: ScenarioPartner | z.infer<typeof ScenarioEntity>, path: PropertyKey[]) => {
       const at = (...rest: PropertyKey[]) => [...path, ...rest];
       const previous = seen.get(entity.tin);
-      if (previous !== undefined) context.addIssue({ code: 'custom', path: at('tin'), message: `TIN ${entity.tin} appears twice in the tree (also at ${previous})` });
+      if (previous !== undefined)
+        context.addIssue({ code: 'custom', path: at('tin'), message: `TIN ${entity.tin} appears twice in the tree (also at ${previous})` });
       seen.set(entity.tin, toJsonPath(at('tin')));
 
       const types = entity.runs.map((run) => run.type);
       types.forEach((type, index) => {
-        if (types.indexOf(type) !== index) context.addIssue({ code: 'custom', path: at('runs', index, 'type'), message: `run type ${type} appears twice for this entity` });
+        if (types.indexOf(type) !== index)
+          context.addIssue({ code: 'custom', path: at('runs', index, 'type'), message: `run type ${type} appears twice for this entity` });
       });
       const mustBeRun = (value: string | undefined, where: PropertyKey[]) => {
         if (value !== undefined && !types.includes(value)) {
@@ -46,13 +48,21 @@ export const Scenario = z
       if (entity.formation) {
         const country = 'country' in entity && entity.country !== undefined ? entity.country : scenario.entity.country;
         if (country !== 'CL' || entity.category !== 'business') {
-          context.addIssue({ code: 'custom', path: at('formation'), message: 'formation applies to businesses of the Chilean registry (spec §6 rule 2): the entity must have country CL and category business' });
+          context.addIssue({
+            code: 'custom',
+            path: at('formation'),
+            message: 'formation applies to businesses of the Chilean registry (spec §6 rule 2): the entity must have country CL and category business',
+          });
         }
         mustBeRun(entity.formation.source_run, ['formation', 'source_run']);
         const partnerTins = partners.map((partner) => partner.tin);
         entity.formation.stakeholders.forEach((stakeholder, index) => {
           if (!partnerTins.includes(stakeholder.tin)) {
-            context.addIssue({ code: 'custom', path: at('formation', 'stakeholders', index, 'tin'), message: `${stakeholder.tin} is not the TIN of one of this entity's partners (${partnerTins.join(', ') || 'none'})` });
+            context.addIssue({
+              code: 'custom',
+              path: at('formation', 'stakeholders', index, 'tin'),
+              message: `${stakeholder.tin} is not the TIN of one of this entity's partners (${partnerTins.join(', ') || 'none'})`,
+            });
           }
         });
       }
@@ -67,12 +77,21 @@ export const Scenario = z
       request.steps.forEach((step, index) => {
         if (Array.isArray(step.submit)) {
           step.submit.forEach((name, item) => {
-            if (!names.includes(name)) context.addIssue({ code: 'custom', path: ['information_request', 'steps', index, 'submit', item], message: `"${name}" is not one of the items (${names.join(', ')})` });
+            if (!names.includes(name))
+              context.addIssue({
+                code: 'custom',
+                path: ['information_request', 'steps', index, 'submit', item],
+                message: `"${name}" is not one of the items (${names.join(', ')})`,
+              });
           });
         }
         if (step.assign) assigned.add(step.assign.reviewer_email);
         if (step.complete_assignment !== undefined && !assigned.has(step.complete_assignment)) {
-          context.addIssue({ code: 'custom', path: ['information_request', 'steps', index, 'complete_assignment'], message: `${step.complete_assignment} is not assigned by an earlier step` });
+          context.addIssue({
+            code: 'custom',
+            path: ['information_request', 'steps', index, 'complete_assignment'],
+            message: `${step.complete_assignment} is not assigned by an earlier step`,
+          });
         }
       });
     }

@@ -29,10 +29,7 @@ export const WebhookEndpoint = outbound(
 );
 
 /** Response of `GET /api/v2/webhook_endpoints` (spec §4). */
-export const WebhookEndpointList = outbound(
-  z.strictObject({ webhook_endpoints: z.array(WebhookEndpoint) }),
-  'WebhookEndpointList',
-);
+export const WebhookEndpointList = outbound(z.strictObject({ webhook_endpoints: z.array(WebhookEndpoint) }), 'WebhookEndpointList');
 
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 export type WebhookEndpointList = z.infer<typeof WebhookEndpointList>;

@@ -14,7 +14,8 @@ extendZodWithOpenApi(z);
 z.config({
   customError: (issue) => {
     if (issue.code === 'invalid_type' && issue.input === undefined) return `required field is missing (expected ${issue.expected})`;
-    if (issue.code === 'invalid_value' && issue.input === undefined) return `required field is missing (expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')})`;
+    if (issue.code === 'invalid_value' && issue.input === undefined)
+      return `required field is missing (expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')})`;
     return undefined;
   },
 });

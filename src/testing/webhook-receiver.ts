@@ -72,7 +72,13 @@ export async function startWebhookReceiver(options: ReceiverOptions = {}): Promi
         } catch {
           // Not JSON: kept as text, which a test may well want to see.
         }
-        const webhook: ReceivedWebhook = { method: request.method ?? '', path: request.url ?? '', headers: { ...request.headers } as Record<string, string | undefined>, body, raw };
+        const webhook: ReceivedWebhook = {
+          method: request.method ?? '',
+          path: request.url ?? '',
+          headers: { ...request.headers } as Record<string, string | undefined>,
+          body,
+          raw,
+        };
         const index = received.length;
         received.push(webhook);
         for (const waiter of waiters.filter((candidate) => received.length >= candidate.count)) waiter.resolve();

@@ -7,7 +7,6 @@ import { httpClient, type HttpAnswer } from '../support/https-client';
 
 const TOKEN = 'ctl_cli_4e1d2c3b';
 
-
 beforeAll(() => {
   buildCliIfStale();
 }, 120_000);
@@ -51,7 +50,12 @@ function presentedCertificate(url: URL): Promise<string> {
     const socket = connect({ host: url.hostname, port: Number(url.port), rejectUnauthorized: false }, () => {
       const raw = socket.getPeerCertificate().raw;
       socket.end();
-      resolve(`-----BEGIN CERTIFICATE-----\n${raw.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`);
+      resolve(
+        `-----BEGIN CERTIFICATE-----\n${raw
+          .toString('base64')
+          .match(/.{1,64}/g)!
+          .join('\n')}\n-----END CERTIFICATE-----\n`,
+      );
     });
     socket.once('error', reject);
   });
@@ -72,7 +76,14 @@ test('BVS_MOCK_CONTROL_TOKEN locks the control API: 401 without or with a wrong 
   const served = serve([], { BVS_MOCK_CONTROL_TOKEN: TOKEN });
   const url = urlOf(await served.banner);
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-  expect(await statuses(url, [['/_mock/clock', {}], ['/_mock/clock', bearer('wrong')], ['/_mock/clock', bearer(TOKEN)], ['/_mock/health', {}]])).toEqual([401, 401, 200, 200]);
+  expect(
+    await statuses(url, [
+      ['/_mock/clock', {}],
+      ['/_mock/clock', bearer('wrong')],
+      ['/_mock/clock', bearer(TOKEN)],
+      ['/_mock/health', {}],
+    ]),
+  ).toEqual([401, 401, 200, 200]);
 });
 
 test('the banner says the control API is locked without printing the token', async () => {

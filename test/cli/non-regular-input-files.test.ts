@@ -72,7 +72,9 @@ test('loadConfig refuses a FIFO at once, naming the file and what it is', () => 
 test('loadConfig refuses a directory passed as --config', () => {
   const dir = path.join(scratch, 'config-dir.yaml');
   mkdirSync(dir);
-  expect(configError(dir).issues).toEqual([{ path: '$', code: 'not_a_regular_file', message: 'is a directory, not a regular file; give the path of a configuration file (YAML or JSON)' }]);
+  expect(configError(dir).issues).toEqual([
+    { path: '$', code: 'not_a_regular_file', message: 'is a directory, not a regular file; give the path of a configuration file (YAML or JSON)' },
+  ]);
 });
 
 test('loadConfig refuses a file one byte over MAX_CONFIG_FILE_BYTES with its size and the limit', () => {
@@ -96,7 +98,10 @@ test('loadConfig reads a configuration of exactly MAX_CONFIG_FILE_BYTES', () => 
 test('serve --config <fifo> exits 1 at once with the message on stderr', async () => {
   const file = fifo('serve-config-fifo.yaml');
   const run = await bvsMock(['serve', '--config', file, '--port', '0']);
-  expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 1, stderr: expect.stringContaining(`bvs-mock: ${file}: $: is a FIFO (named pipe), not a regular file`) });
+  expect({ code: run.code, stderr: run.stderr }).toEqual({
+    code: 1,
+    stderr: expect.stringContaining(`bvs-mock: ${file}: $: is a FIFO (named pipe), not a regular file`),
+  });
   expect(run.ms).toBeLessThan(8_000);
 }, 15_000);
 
@@ -105,7 +110,10 @@ test('serve --tls-cert refuses a FIFO and a PEM over 1 MiB, naming the flag, the
   writeFileSync(key, '-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n');
   const pipe = fifo('cert-fifo.pem');
   const piped = await bvsMock(['serve', '--tls-cert', pipe, '--tls-key', key, '--port', '0']);
-  expect({ code: piped.code, stderr: piped.stderr }).toEqual({ code: 1, stderr: expect.stringContaining(`--tls-cert ${pipe}: is a FIFO (named pipe), not a regular file`) });
+  expect({ code: piped.code, stderr: piped.stderr }).toEqual({
+    code: 1,
+    stderr: expect.stringContaining(`--tls-cert ${pipe}: is a FIFO (named pipe), not a regular file`),
+  });
 
   const large = path.join(scratch, 'large.pem');
   writeFileSync(large, readFileSync(key));

@@ -12,10 +12,7 @@ interface Firing {
   readonly now: number;
 }
 
-const plans = fc.array(
-  fc.record({ delay: fc.integer({ min: -5, max: 50 }), children: fc.array(fc.nat(20), { maxLength: 3 }) }),
-  { maxLength: 60 },
-);
+const plans = fc.array(fc.record({ delay: fc.integer({ min: -5, max: 50 }), children: fc.array(fc.nat(20), { maxLength: 3 }) }), { maxLength: 60 });
 
 /** Schedules the plan and records every firing with the order in which it was scheduled. */
 function schedulePlan(clock: SimulatedClock, plan: readonly Plan[]): { fired: Firing[]; scheduled: () => number } {

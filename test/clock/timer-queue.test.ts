@@ -42,7 +42,7 @@ test('reports popped and cleared entries as no longer queued', () => {
 test('orders 100k random entries and removals quickly', () => {
   const queue = new TimerQueue<number>();
   let seed = 42;
-  const random = (): number => ((seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 4_294_967_296);
+  const random = (): number => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 4_294_967_296;
   const started = performance.now();
   const entries = Array.from({ length: 100_000 }, (_, i) => queue.push(Math.floor(random() * 1_000), i));
   for (let i = 0; i < entries.length; i += 10) queue.remove(entries[i]!);

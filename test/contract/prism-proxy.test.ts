@@ -26,7 +26,11 @@ beforeAll(async () => {
   mock = await startServer({ port: 0, http: true, clock: 'manual' });
   const port = await freePort();
   proxy = `http://127.0.0.1:${port}`;
-  prism = spawn(join(ROOT, 'node_modules', '.bin', 'prism'), ['proxy', 'openapi/openapi.yaml', mock.url, '-p', String(port), '-h', '127.0.0.1', '--errors', '-v', 'error'], { cwd: ROOT, stdio: 'ignore' });
+  prism = spawn(
+    join(ROOT, 'node_modules', '.bin', 'prism'),
+    ['proxy', 'openapi/openapi.yaml', mock.url, '-p', String(port), '-h', '127.0.0.1', '--errors', '-v', 'error'],
+    { cwd: ROOT, stdio: 'ignore' },
+  );
   for (let tries = 0; ; tries += 1) {
     try {
       await fetch(`${proxy}/api/v2/webhook_endpoints`, { headers: KEY });
@@ -60,9 +64,20 @@ test('every operation of the document answers through Prism without a single vio
     calls.push([label, answer, expected]);
     return JSON.parse(answer.body) as Record<string, any>;
   };
-  await record('token', 200, through('POST', '/oauth/token', { body: 'grant_type=client_credentials&client_id=default_client&client_secret=default_secret', headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
+  await record(
+    'token',
+    200,
+    through('POST', '/oauth/token', {
+      body: 'grant_type=client_credentials&client_id=default_client&client_secret=default_secret',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    }),
+  );
   await record('endpoints', 200, through('GET', '/api/v2/webhook_endpoints'));
-  const created = await record('create', 201, through('POST', '/api/v2/entity_validations', json({ tin: '76265310-9', country: 'CL', information_request: { template_id: 'irt_prism' } })));
+  const created = await record(
+    'create',
+    201,
+    through('POST', '/api/v2/entity_validations', json({ tin: '76265310-9', country: 'CL', information_request: { template_id: 'irt_prism' } })),
+  );
   await record('create wrapped', 201, through('POST', '/api/v2/entity_validations', json({ entity_validation: { tin: '76920415-6', country: 'CL' } })));
   await fetch(`${mock.url}/_mock/clock/run`, { method: 'POST' });
   const validation = await record('read', 200, through('GET', `/api/v2/entity_validations/${created.id}`));
@@ -71,7 +86,15 @@ test('every operation of the document answers through Prism without a single vio
   await record('batch', 200, through('GET', `/api/v2/data_source_run_batches/${batch.id}`));
   await record('report', 202, through('POST', `/api/v2/data_source_run_batches/${batch.id}/consolidated_report`));
   await record('formation', 200, through('GET', `/api/v2/entity_validations/${created.id}/formation`));
-  await record('stakeholders', 201, through('POST', `/api/v2/entity_validations/${created.id}/stakeholders`, json({ stakeholders: [{ tin: '15234567-1', category: 'person', name: 'Pedro', surname: 'Lagos' }] })));
+  await record(
+    'stakeholders',
+    201,
+    through(
+      'POST',
+      `/api/v2/entity_validations/${created.id}/stakeholders`,
+      json({ stakeholders: [{ tin: '15234567-1', category: 'person', name: 'Pedro', surname: 'Lagos' }] }),
+    ),
+  );
   await record('information request', 200, through('GET', `/api/v2/information_requests/${validation.information_requests[0].id}`));
   await record('not found', 404, through('GET', '/api/v2/entity_validations/evl_01JD5ZQ8K3M7T2XW9Y4B6C1N0P'));
   await record('unknown key', 401, through('GET', '/api/v2/webhook_endpoints', { headers: { authorization: 'Bearer not_a_key' } }));

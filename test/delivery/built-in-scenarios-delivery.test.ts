@@ -24,7 +24,18 @@ afterEach(async () => {
 
 test('the built-in library has the ten scenarios of docs/design.md', () => {
   expect([...names].sort()).toEqual(
-    ['cl-formation', 'happy-no-partners', 'happy-partners', 'information-request', 'large-tree', 'legacy-webhook', 'main-definitive-error', 'missing-input-data', 'partner-definitive-error', 'partner-temporary-error'].sort(),
+    [
+      'cl-formation',
+      'happy-no-partners',
+      'happy-partners',
+      'information-request',
+      'large-tree',
+      'legacy-webhook',
+      'main-definitive-error',
+      'missing-input-data',
+      'partner-definitive-error',
+      'partner-temporary-error',
+    ].sort(),
   );
 });
 
@@ -55,7 +66,14 @@ test.each(names)('%s arrives at the endpoint in the engine order, byte for byte,
   records.forEach((record, index) => {
     expectDeliveryRecord(record);
     const event = emitted[index]!;
-    expect({ type: record.type, status: record.status, attempts: record.attempts.length, created_at: record.created_at, at: record.attempts[0]?.at, resource: record.resource_id }).toEqual({
+    expect({
+      type: record.type,
+      status: record.status,
+      attempts: record.attempts.length,
+      created_at: record.created_at,
+      at: record.attempts[0]?.at,
+      resource: record.resource_id,
+    }).toEqual({
       type: event.type,
       status: 'succeeded',
       attempts: 1,

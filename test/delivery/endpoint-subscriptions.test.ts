@@ -8,7 +8,6 @@ import { CL_FORMATION, HAPPY_PARTNERS, INFORMATION_REQUEST } from '../support/bu
 // Subscriptions and the endpoint's status, managed through the control API over real HTTPS as the
 // dashboard would (spec §6 Subscription and delivery; §3 and §7 items 3 and 4; docs/design.md Control API).
 
-
 let t: TestServer;
 let receiver: WebhookReceiver;
 let emitted: EngineEvent[] = [];
@@ -44,7 +43,9 @@ async function events(query = ''): Promise<DeliveryEvent[]> {
 }
 
 test('an endpoint subscribed to two event types receives only those, in the engine order', async () => {
-  const { webhook_endpoint: endpoint } = await addEndpoint({ subscribed_events: ['data_source_run_batch.ready', 'data_source_run_batch.consolidated_report_ready'] });
+  const { webhook_endpoint: endpoint } = await addEndpoint({
+    subscribed_events: ['data_source_run_batch.ready', 'data_source_run_batch.consolidated_report_ready'],
+  });
   await t.create({ tin: HAPPY_PARTNERS, country: 'CL' });
   await t.runClock();
   expect(receiver.received.map(typeOf)).toEqual(['data_source_run_batch.ready', 'data_source_run_batch.consolidated_report_ready']);
@@ -66,7 +67,10 @@ test('an endpoint per event type receives exactly the emitted events of its type
   await t.runClock();
   for (const type of EVENT_TYPES) {
     const arrived = receiver.received.filter((hook) => hook.path === `/by-type/${type}`);
-    expect({ type, arrived: arrived.map((hook) => hook.raw) }).toEqual({ type, arrived: emitted.filter((event) => event.type === type).map((event) => JSON.stringify(event.body)) });
+    expect({ type, arrived: arrived.map((hook) => hook.raw) }).toEqual({
+      type,
+      arrived: emitted.filter((event) => event.type === type).map((event) => JSON.stringify(event.body)),
+    });
     expect(arrived.length).toBeGreaterThan(0);
   }
   const records = await events();
@@ -82,7 +86,11 @@ test('a disabled endpoint receives nothing: each delivery fails at once with one
   const records = await events(`?endpoint_id=${endpoint.id}`);
   expect(records).toHaveLength(emitted.length);
   for (const record of records) {
-    expect(record).toMatchObject({ status: 'failed', next_attempt_at: null, attempts: [{ number: 1, trigger: 'first', response_code: null, error: 'endpoint_disabled', at: record.created_at }] });
+    expect(record).toMatchObject({
+      status: 'failed',
+      next_attempt_at: null,
+      attempts: [{ number: 1, trigger: 'first', response_code: null, error: 'endpoint_disabled', at: record.created_at }],
+    });
   }
   expect(records.map((record) => record.created_at)).toEqual(emitted.map((event) => event.emittedAt));
 });
@@ -125,7 +133,9 @@ test.each([
 
 test('an oauth endpoint can be enabled once the organization has oauth settings', async () => {
   const { webhook_endpoint: endpoint } = await addEndpoint({ auth_type: 'oauth', enabled: false });
-  const settings = await t.json('PATCH', '/_mock/organizations/default/settings', { oauth: { token_url: 'https://idp.example.test/oauth/token', client_id: 'c', client_secret: 's' } });
+  const settings = await t.json('PATCH', '/_mock/organizations/default/settings', {
+    oauth: { token_url: 'https://idp.example.test/oauth/token', client_id: 'c', client_secret: 's' },
+  });
   expect(settings.status).toBe(200);
   const enabled = await t.json('PATCH', `/_mock/webhook_endpoints/${endpoint.id}`, { enabled: true });
   expect(enabled.status).toBe(200);

@@ -10,7 +10,6 @@ import { HAPPY_NO_PARTNERS, HAPPY_PARTNERS } from '../support/built-in-tins';
 // API: GET /_mock/events, POST /_mock/events/:id/redeliver, POST and DELETE /_mock/faults;
 // spec §2 Delivery event record, §6 Subscription and delivery item 3; docs/fidelity.md row 30).
 
-
 let t: TestServer;
 let receiver: WebhookReceiver;
 let emitted: EngineEvent[] = [];
@@ -114,7 +113,14 @@ test('a failed redelivery while a retry waits keeps one retry schedule: 21 sched
 });
 
 test('a redelivery to an endpoint that is disabled sends nothing: a disabled endpoint receives nothing', async () => {
-  const endpoint = (await t.json('POST', '/_mock/webhook_endpoints', { name: 'off', url: `${receiver.url}/off`, enabled: false, subscribed_events: ['data_source_run_batch.ready'] })).json<{
+  const endpoint = (
+    await t.json('POST', '/_mock/webhook_endpoints', {
+      name: 'off',
+      url: `${receiver.url}/off`,
+      enabled: false,
+      subscribed_events: ['data_source_run_batch.ready'],
+    })
+  ).json<{
     webhook_endpoint: WebhookEndpoint;
   }>().webhook_endpoint;
   await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' });
@@ -184,7 +190,8 @@ test('a fault request that is not one of the four kinds answers 422 with the pat
 
 test('GET /_mock/events filters by type, status, resource_id and endpoint_id; every record is a DeliveryEvent', async () => {
   const add = async (body: Record<string, unknown>) =>
-    (await t.json('POST', '/_mock/webhook_endpoints', { name: 'extra', url: receiver.url, ...body })).json<{ webhook_endpoint: WebhookEndpoint }>().webhook_endpoint;
+    (await t.json('POST', '/_mock/webhook_endpoints', { name: 'extra', url: receiver.url, ...body })).json<{ webhook_endpoint: WebhookEndpoint }>()
+      .webhook_endpoint;
   const readyOnly = await add({ subscribed_events: ['data_source_run_batch.ready'] });
   const disabled = await add({ enabled: false, subscribed_events: ['data_source_run_batch.data_source_run.ready'] });
   await t.create({ tin: HAPPY_PARTNERS, country: 'CL' });
@@ -201,14 +208,19 @@ test('GET /_mock/events filters by type, status, resource_id and endpoint_id; ev
     [`resource_id=${mainBatch}`, (record) => record.resource_id === mainBatch],
     [`endpoint_id=${readyOnly.id}`, (record) => record.endpoint_id === readyOnly.id],
     [`endpoint_id=${disabled.id}`, (record) => record.endpoint_id === disabled.id],
-    [`type=data_source_run_batch.ready&endpoint_id=${readyOnly.id}`, (record) => record.type === 'data_source_run_batch.ready' && record.endpoint_id === readyOnly.id],
+    [
+      `type=data_source_run_batch.ready&endpoint_id=${readyOnly.id}`,
+      (record) => record.type === 'data_source_run_batch.ready' && record.endpoint_id === readyOnly.id,
+    ],
     ['type=information_request.evaluated', () => false],
   ];
   for (const [query, keep] of filters) {
     expect({ query, ids: (await events(`?${query}`)).map((record) => record.id) }).toEqual({ query, ids: all.filter(keep).map((record) => record.id) });
   }
   expect(all.filter((record) => record.status === 'failed').every((record) => record.endpoint_id === disabled.id)).toBe(true);
-  expect(all.filter((record) => record.endpoint_id === disabled.id)).toHaveLength(emitted.filter((event) => event.type === 'data_source_run_batch.data_source_run.ready').length);
+  expect(all.filter((record) => record.endpoint_id === disabled.id)).toHaveLength(
+    emitted.filter((event) => event.type === 'data_source_run_batch.data_source_run.ready').length,
+  );
   const counts = (await t.call('/_mock/events')).json<{ counts: Record<string, number> }>().counts;
   expect(counts).toEqual({
     pending: 0,
@@ -219,7 +231,9 @@ test('GET /_mock/events filters by type, status, resource_id and endpoint_id; ev
   // Fidelity row 30: evt_ ids; the payload is the body sent.
   for (const record of all) {
     expect(record.id).toMatch(/^evt_/);
-    expect(JSON.stringify(record.payload)).toBe(JSON.stringify(emitted.find((event) => event.resourceId === record.resource_id && event.type === record.type)!.body));
+    expect(JSON.stringify(record.payload)).toBe(
+      JSON.stringify(emitted.find((event) => event.resourceId === record.resource_id && event.type === record.type)!.body),
+    );
   }
 });
 
@@ -240,7 +254,11 @@ test.each([
   { code: 'internal_error', status: 500 },
 ])('an api_error fault with code $code answers $status on the matching path and method only', async ({ code, status }) => {
   await fault({ kind: 'api_error', code, method: 'post', path: '/api/v2/entity_validations' });
-  expectApiError(await t.json('POST', '/api/v2/entity_validations', { tin: HAPPY_NO_PARTNERS, country: 'CL' }, { authorization: `Bearer ${DEFAULT_API_KEY}` }), status, code as 'rate_limited');
+  expectApiError(
+    await t.json('POST', '/api/v2/entity_validations', { tin: HAPPY_NO_PARTNERS, country: 'CL' }, { authorization: `Bearer ${DEFAULT_API_KEY}` }),
+    status,
+    code as 'rate_limited',
+  );
   expect((await t.get('/api/v2/webhook_endpoints')).status).toBe(200);
 });
 

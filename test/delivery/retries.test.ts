@@ -1,6 +1,13 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { startWebhookReceiver, type ReceiverAnswer, type WebhookReceiver } from '../../src/testing';
-import { defaultOrganizationWith, expectDeliveryRecord, expectedBackoffSeconds, gapsInSeconds, startDeliveryHarness, type DeliveryHarness } from '../support/delivery-harness';
+import {
+  defaultOrganizationWith,
+  expectDeliveryRecord,
+  expectedBackoffSeconds,
+  gapsInSeconds,
+  startDeliveryHarness,
+  type DeliveryHarness,
+} from '../support/delivery-harness';
 import { HAPPY_NO_PARTNERS } from '../support/built-in-tins';
 
 // Retries (spec §6 Subscription and delivery item 2, §7 item 2, §8: up to 20 retries with
@@ -42,27 +49,30 @@ test('the retry schedule is 15 s doubling, capped at one hour, twenty retries', 
   expect(expectedBackoffSeconds(20)).toEqual(FULL_SCHEDULE);
 });
 
-test.each([1, 2, 5, 9])('a receiver failing %i times then answering 200 gets that many retries at the backoff intervals, and the record succeeds', async (failures) => {
-  receiver = await receiverAnswering(Array<ReceiverAnswer>(failures).fill(500));
-  harness = startDeliveryHarness({ webhookUrl: receiver.url });
-  harness.create(HAPPY_NO_PARTNERS);
-  await harness.mock.drain();
-  const records = harness.records();
-  expect(records).toHaveLength(harness.emitted.length);
-  for (const record of records) {
-    expectDeliveryRecord(record);
-    expect(record.status).toBe('succeeded');
-    expect(record.next_attempt_at).toBeNull();
-    expect(record.attempts.map((attempt) => [attempt.number, attempt.trigger, attempt.response_code])).toEqual([
-      ...Array.from({ length: failures }, (_unused, index) => [index + 1, index === 0 ? 'first' : 'retry', 500]),
-      [failures + 1, 'retry', 200],
-    ]);
-    expect(gapsInSeconds(record.attempts.map((attempt) => attempt.at))).toEqual(expectedBackoffSeconds(failures));
-  }
-  // Every body arrived failures + 1 times, byte for byte the same.
-  expect(receiver.received).toHaveLength(harness.emitted.length * (failures + 1));
-  expect(new Set(receiver.received.map((hook) => hook.raw)).size).toBe(harness.emitted.length);
-});
+test.each([1, 2, 5, 9])(
+  'a receiver failing %i times then answering 200 gets that many retries at the backoff intervals, and the record succeeds',
+  async (failures) => {
+    receiver = await receiverAnswering(Array<ReceiverAnswer>(failures).fill(500));
+    harness = startDeliveryHarness({ webhookUrl: receiver.url });
+    harness.create(HAPPY_NO_PARTNERS);
+    await harness.mock.drain();
+    const records = harness.records();
+    expect(records).toHaveLength(harness.emitted.length);
+    for (const record of records) {
+      expectDeliveryRecord(record);
+      expect(record.status).toBe('succeeded');
+      expect(record.next_attempt_at).toBeNull();
+      expect(record.attempts.map((attempt) => [attempt.number, attempt.trigger, attempt.response_code])).toEqual([
+        ...Array.from({ length: failures }, (_unused, index) => [index + 1, index === 0 ? 'first' : 'retry', 500]),
+        [failures + 1, 'retry', 200],
+      ]);
+      expect(gapsInSeconds(record.attempts.map((attempt) => attempt.at))).toEqual(expectedBackoffSeconds(failures));
+    }
+    // Every body arrived failures + 1 times, byte for byte the same.
+    expect(receiver.received).toHaveLength(harness.emitted.length * (failures + 1));
+    expect(new Set(receiver.received.map((hook) => hook.raw)).size).toBe(harness.emitted.length);
+  },
+);
 
 test('a receiver that always fails gets 21 attempts at the full schedule, then the record is failed', async () => {
   receiver = await startWebhookReceiver({ respond: () => ({ status: 500, body: 'down for maintenance' }) });
@@ -74,11 +84,16 @@ test('a receiver that always fails gets 21 attempts at the full schedule, then t
   expect(record).toMatchObject({ status: 'failed', next_attempt_at: null });
   expect(record!.attempts).toHaveLength(21);
   expect(record!.attempts.map((attempt) => attempt.trigger)).toEqual(['first', ...Array<string>(20).fill('retry')]);
-  expect(record!.attempts.every((attempt) => attempt.response_code === 500 && attempt.response_body === 'down for maintenance' && attempt.error === null)).toBe(true);
+  expect(record!.attempts.every((attempt) => attempt.response_code === 500 && attempt.response_body === 'down for maintenance' && attempt.error === null)).toBe(
+    true,
+  );
   expect(gapsInSeconds(record!.attempts.map((attempt) => attempt.at))).toEqual(FULL_SCHEDULE);
   expect(receiver.received).toHaveLength(21);
   // The retries ran on the simulated clock: about 13 simulated hours, not real ones.
-  expect((Date.parse(record!.attempts[20]!.at) - Date.parse(record!.attempts[0]!.at)) / 3600_000).toBeCloseTo(FULL_SCHEDULE.reduce((sum, gap) => sum + gap, 0) / 3600, 5);
+  expect((Date.parse(record!.attempts[20]!.at) - Date.parse(record!.attempts[0]!.at)) / 3600_000).toBeCloseTo(
+    FULL_SCHEDULE.reduce((sum, gap) => sum + gap, 0) / 3600,
+    5,
+  );
 });
 
 test.each<{ status: number; succeeds: boolean }>([
@@ -173,7 +188,11 @@ test.each([
 });
 
 test.each([
-  { change: 'disabling', withdraw: (h: DeliveryHarness) => h.mock.services.endpoints.update(h.mock.services.endpoints.get(h.mock.services.registry.defaultId, 'whe_flaky')!, { enabled: false }) },
+  {
+    change: 'disabling',
+    withdraw: (h: DeliveryHarness) =>
+      h.mock.services.endpoints.update(h.mock.services.endpoints.get(h.mock.services.registry.defaultId, 'whe_flaky')!, { enabled: false }),
+  },
   { change: 'deleting', withdraw: (h: DeliveryHarness) => h.mock.services.endpoints.remove(h.mock.services.registry.defaultId, 'whe_flaky') },
 ])('$change the endpoint in the endpoint store itself, not through a route, expires the waiting retry', async ({ withdraw }) => {
   receiver = await startWebhookReceiver({ respond: () => 500 });

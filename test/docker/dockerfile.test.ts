@@ -73,10 +73,13 @@ test('its steps build an image that serves the API, passes its health check, and
     const probe = JSON.parse(check.text.slice(check.text.indexOf('CMD') + 3).trim()) as string[];
     execFileSync(probe[0]!, probe.slice(1), { cwd: app, env: { ...process.env, ...env, BVS_MOCK_PORT: port }, stdio: 'ignore' });
     const status = await new Promise<number>((resolve, reject) =>
-      get({ host: '127.0.0.1', port, path: '/api/v2/webhook_endpoints', rejectUnauthorized: false, headers: { authorization: 'Bearer test_key_default' } }, (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
-      }).on('error', reject),
+      get(
+        { host: '127.0.0.1', port, path: '/api/v2/webhook_endpoints', rejectUnauthorized: false, headers: { authorization: 'Bearer test_key_default' } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      ).on('error', reject),
     );
     expect(status).toBe(200);
   } finally {

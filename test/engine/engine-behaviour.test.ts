@@ -16,7 +16,14 @@ const TWO_PARTNERS = scenario({
     ],
     alerts: [{ name: 'Tax debt', severity: 'medium', raised_by: 'cl/sii' }],
     partners: [
-      { tin: '12345678-5', category: 'person', name: 'Ana', surname: 'Rojas', runs: [{ type: 'cl/pep', outcomes: [{ succeeded: '40s' }] }], alerts: [{ name: 'PEP', severity: 'high' }] },
+      {
+        tin: '12345678-5',
+        category: 'person',
+        name: 'Ana',
+        surname: 'Rojas',
+        runs: [{ type: 'cl/pep', outcomes: [{ succeeded: '40s' }] }],
+        alerts: [{ name: 'PEP', severity: 'high' }],
+      },
       { tin: '77123456-9', category: 'business', name: 'Inversiones Sur Ltda', runs: [{ type: 'cl/registry', outcomes: [{ definitive_error: '25s' }] }] },
     ],
   },
@@ -35,7 +42,16 @@ const HAPPY = scenario({
       { type: 'cl/sii', outcomes: [{ succeeded: '10s' }] },
       { type: 'cl/registry', outcomes: [{ succeeded: '20s' }] },
     ],
-    partners: [{ tin: '11111111-1', category: 'person', name: 'Luis', surname: 'Soto', runs: [{ type: 'cl/pep', outcomes: [{ succeeded: '30s' }] }], alerts: [{ name: 'PEP', severity: 'high' }] }],
+    partners: [
+      {
+        tin: '11111111-1',
+        category: 'person',
+        name: 'Luis',
+        surname: 'Soto',
+        runs: [{ type: 'cl/pep', outcomes: [{ succeeded: '30s' }] }],
+        alerts: [{ name: 'PEP', severity: 'high' }],
+      },
+    ],
     formation: {
       company_type: 'Sociedad por Acciones',
       constitution_date: '2019-03-04',
@@ -93,7 +109,9 @@ test('a partner definitive failure suppresses child_batches_ready and the automa
   const batchId = harness.engine.getValidation('acme', id)!.data_source_run_batches[0]!.id;
   expect(harness.engine.generateConsolidatedReport('acme', batchId)).toEqual({ ok: true, value: undefined });
   expect(harness.types().at(-1)).toBe('data_source_run_batch.consolidated_report_ready');
-  expect(harness.engine.getValidation('acme', id)!.data_source_run_batches[0]!.consolidated_report_url).toMatch(/^https:\/\/127\.0\.0\.1:4010\/_mock\/files\/acme\/reports\/dsrb_.+\.pdf\?expires=\d+&signature=[0-9a-f]+$/);
+  expect(harness.engine.getValidation('acme', id)!.data_source_run_batches[0]!.consolidated_report_url).toMatch(
+    /^https:\/\/127\.0\.0\.1:4010\/_mock\/files\/acme\/reports\/dsrb_.+\.pdf\?expires=\d+&signature=[0-9a-f]+$/,
+  );
 });
 
 test('an on-demand report of a partner batch is refused with the main batch to ask for instead', () => {
@@ -169,7 +187,7 @@ test('child_batches_ready is not sent when the organization setting is off, and 
   expect(forced.types()).toContain('data_source_run_batch.child_batches_ready');
 });
 
-test('one organization never sees another organization\'s validation', () => {
+test("one organization never sees another organization's validation", () => {
   const harness = startEngine({ scenarios: [HAPPY] });
   const id = harness.create({ tin: '76543210-3', country: 'CL' });
   expect(harness.engine.getValidation('acme', id)).toBeDefined();
@@ -196,7 +214,10 @@ test('a scenario named by the create call plays for any TIN, with the TIN of the
   const validation = harness.engine.getValidation('acme', id)!;
   expect(validation.tin).toBe('99999999-9');
   expect(validation.name).toBe('Comercial Andes SpA');
-  expect(harness.engine.createValidation({ organizationId: 'acme', request: { tin: '1-9', country: 'CL' }, scenarioName: 'nope' })).toMatchObject({ ok: false, code: 'scenario_not_found' });
+  expect(harness.engine.createValidation({ organizationId: 'acme', request: { tin: '1-9', country: 'CL' }, scenarioName: 'nope' })).toMatchObject({
+    ok: false,
+    code: 'scenario_not_found',
+  });
 });
 
 test('the same seed gives byte-identical events, and another seed other ids', () => {
@@ -225,7 +246,11 @@ test('the legacy webhook_url is echoed on the validation and its main batch, and
   const id = harness.create({ tin: '76543210-3', country: 'CL', webhook_url: 'https://client.example.com/hooks' });
   harness.runAll();
   const validation = harness.engine.getValidation('acme', id)!;
-  expect(validation.webhook).toMatchObject({ id: expect.stringMatching(/^wbh_/), webhook_url: 'https://client.example.com/hooks', created_at: '2026-01-15T10:00:00.000Z' });
+  expect(validation.webhook).toMatchObject({
+    id: expect.stringMatching(/^wbh_/),
+    webhook_url: 'https://client.example.com/hooks',
+    created_at: '2026-01-15T10:00:00.000Z',
+  });
   expect(validation.data_source_run_batches[0]!.webhook).toEqual(validation.webhook);
   expect(validation.data_source_run_batches[0]!.child_batches[0]!.webhook).toBeNull();
   expect(new Set(harness.events.map((event) => event.legacyWebhookUrl))).toEqual(new Set(['https://client.example.com/hooks']));
@@ -236,7 +261,9 @@ test('the formation names partners by their validation ids and carries pre-signe
   const id = harness.create({ tin: '76543210-3', country: 'CL' });
   harness.runAll();
   const event = harness.events.find((candidate) => candidate.type === 'entity_validation.formation.ready')!;
-  const formation = (event.body as { formation: { stakeholders: Array<{ entity_validation_id: string }>; legal_report_url: string; documents: Array<{ url: string }> } }).formation;
+  const formation = (
+    event.body as { formation: { stakeholders: Array<{ entity_validation_id: string }>; legal_report_url: string; documents: Array<{ url: string }> } }
+  ).formation;
   expect(formation.stakeholders[0]!.entity_validation_id).toBe(harness.engine.getValidation('acme', id)!.related_entities[0]!.id);
   expect(formation.legal_report_url).toMatch(/\/_mock\/files\/acme\/legal_reports\/dsrb_.+\.pdf\?expires=\d+&signature=/);
   expect(formation.documents[0]!.url).toMatch(/\/_mock\/files\/acme\/documents\/doc_.+\.pdf\?expires=/);

@@ -54,7 +54,14 @@ test('a scripted request plays its events in order, with responsible_comment set
   ]);
   const withRequest = requestEvents.filter((event) => 'information_request' in event.body);
   expect(withRequest.map((event) => requestOf(event.body).responsible_comment)).toEqual([null, null, null, null, 'Approved.', 'Approved.']);
-  expect(withRequest.map((event) => requestOf(event.body).status)).toEqual(['pending', 'items_collected', 'items_collected', 'in_review', 'evaluated', 'evaluated']);
+  expect(withRequest.map((event) => requestOf(event.body).status)).toEqual([
+    'pending',
+    'items_collected',
+    'items_collected',
+    'in_review',
+    'evaluated',
+    'evaluated',
+  ]);
 });
 
 test('the main batch names the request, and the request carries that batch', () => {
@@ -69,17 +76,27 @@ test('the main batch names the request, and the request carries that batch', () 
   expect(request.recipient_url).toBe(`https://127.0.0.1:4010/_mock/recipient/${requestId}`);
 });
 
-test('the create call\'s template and webhook_url are used, and request events go to that webhook_url', () => {
+test("the create call's template and webhook_url are used, and request events go to that webhook_url", () => {
   const harness = startEngine({ scenarios: [DRIVEN] });
-  const id = harness.create({ tin: '76222222-8', country: 'CL', webhook_url: 'https://client.example.com/validations', information_request: { template_id: 'irt_kyc', webhook_url: 'https://client.example.com/requests' } });
+  const id = harness.create({
+    tin: '76222222-8',
+    country: 'CL',
+    webhook_url: 'https://client.example.com/validations',
+    information_request: { template_id: 'irt_kyc', webhook_url: 'https://client.example.com/requests' },
+  });
   const requestId = harness.engine.getValidation('acme', id)!.information_requests[0]!.id;
   const flow = harness.engine.informationRequestFlow('acme', requestId);
   if (!flow.ok) throw new Error(flow.message);
   expect(flow.value.submit('all').ok).toBe(true);
   harness.runAll();
   const routes = new Set(harness.events.map((event) => `${event.type.split('.')[0]} -> ${event.legacyWebhookUrl}`));
-  expect(routes).toEqual(new Set(['information_request -> https://client.example.com/requests', 'data_source_run_batch -> https://client.example.com/validations']));
-  expect(harness.engine.getInformationRequest('acme', requestId)).toMatchObject({ template_id: 'irt_kyc', webhook: { webhook_url: 'https://client.example.com/requests' } });
+  expect(routes).toEqual(
+    new Set(['information_request -> https://client.example.com/requests', 'data_source_run_batch -> https://client.example.com/validations']),
+  );
+  expect(harness.engine.getInformationRequest('acme', requestId)).toMatchObject({
+    template_id: 'irt_kyc',
+    webhook: { webhook_url: 'https://client.example.com/requests' },
+  });
 });
 
 test('driven actions refuse what cannot happen, with what to do', () => {

@@ -19,7 +19,12 @@ const auth = bearer(DEFAULT_API_KEY);
 
 /** Sends a body that passes the route's own checks where it has any, so only the credential is in question. */
 function callApi(route: ConcreteRoute, headers: Record<string, string | undefined>) {
-  const body = route.method === 'POST' ? (route.operation === 'addStakeholders' ? { stakeholders: [{ tin: '1-9', category: 'person', name: 'A' }] } : { tin: '76920415-6', country: 'CL' }) : undefined;
+  const body =
+    route.method === 'POST'
+      ? route.operation === 'addStakeholders'
+        ? { stakeholders: [{ tin: '1-9', category: 'person', name: 'A' }] }
+        : { tin: '76920415-6', country: 'CL' }
+      : undefined;
   return route.method === 'POST' ? t.json('POST', route.path, body, headers) : t.call(route.path, { method: route.method, headers });
 }
 
@@ -42,7 +47,9 @@ test.each(CREDENTIAL_CASES)('%s answers %i %s on every API operation', async (_l
 });
 
 test('a token without the scope an operation needs answers 403 insufficient_scope on every operation that needs it', async () => {
-  const { access_token } = OAuthTokenResponse.parse((await t.token({ grant_type: 'client_credentials', client_id: 'default_client', client_secret: 'default_secret', scope: 'webhook_endpoints:read' })).json());
+  const { access_token } = OAuthTokenResponse.parse(
+    (await t.token({ grant_type: 'client_credentials', client_id: 'default_client', client_secret: 'default_secret', scope: 'webhook_endpoints:read' })).json(),
+  );
   for (const route of apiRoutes.filter((candidate) => candidate.operation !== 'listWebhookEndpoints')) {
     expectApiError(await callApi(route, bearer(access_token)), 403, 'insufficient_scope');
   }
@@ -71,13 +78,21 @@ test.each([
   ['text/plain', 'text/plain'],
   ['form encoding', 'application/x-www-form-urlencoded'],
 ])('POST entity_validations with %s answers 415 unsupported_media_type', async (_label, type) => {
-  const answer = await t.call(CREATE, { method: 'POST', headers: { ...auth, 'content-type': type }, body: JSON.stringify({ tin: '76920415-6', country: 'CL' }) });
+  const answer = await t.call(CREATE, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': type },
+    body: JSON.stringify({ tin: '76920415-6', country: 'CL' }),
+  });
   const error = expectApiError(answer, 415, 'unsupported_media_type');
   expect(error.message).toContain('application/json');
 });
 
 test('POST entity_validations accepts application/json with a charset parameter', async () => {
-  const answer = await t.call(CREATE, { method: 'POST', headers: { ...auth, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ tin: '76920415-6', country: 'CL' }) });
+  const answer = await t.call(CREATE, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ tin: '76920415-6', country: 'CL' }),
+  });
   expect(answer.status).toBe(201);
 });
 
@@ -101,7 +116,15 @@ test.each([
 });
 
 test('validation errors answer 422 with one issue per problem at its JSON path, in the wrapped form', async () => {
-  const body = { entity_validation: { tin: '', country: 'cl', contact_email: 'nope', webhook_url: 'http://127.0.0.1:9/hooks', information_request: { template_id: 'tpl_1' } } };
+  const body = {
+    entity_validation: {
+      tin: '',
+      country: 'cl',
+      contact_email: 'nope',
+      webhook_url: 'http://127.0.0.1:9/hooks',
+      information_request: { template_id: 'tpl_1' },
+    },
+  };
   const error = expectApiError(await t.json('POST', CREATE, body, auth), 422, 'validation_failed');
   expect(error.issues.map((issue) => issue.path).sort()).toEqual([
     '$.entity_validation.contact_email',
@@ -120,12 +143,20 @@ test('missing tin and country answer 422 with both paths at the top level', asyn
 });
 
 test('an http:// webhook_url is refused with 422 at $.webhook_url (HTTPS only in the legacy model)', async () => {
-  const error = expectApiError(await t.json('POST', CREATE, { tin: '76920415-6', country: 'CL', webhook_url: 'http://127.0.0.1:9/hooks' }, auth), 422, 'validation_failed');
+  const error = expectApiError(
+    await t.json('POST', CREATE, { tin: '76920415-6', country: 'CL', webhook_url: 'http://127.0.0.1:9/hooks' }, auth),
+    422,
+    'validation_failed',
+  );
   expect(error.issues).toEqual([expect.objectContaining({ path: '$.webhook_url' })]);
 });
 
 test('an unknown X-Mock-Scenario answers 400 invalid_request pointing at the header', async () => {
-  const error = expectApiError(await t.json('POST', CREATE, { tin: '76920415-6', country: 'CL' }, { ...auth, 'x-mock-scenario': 'no-such-scenario' }), 400, 'invalid_request');
+  const error = expectApiError(
+    await t.json('POST', CREATE, { tin: '76920415-6', country: 'CL' }, { ...auth, 'x-mock-scenario': 'no-such-scenario' }),
+    400,
+    'invalid_request',
+  );
   expect(error.message).toContain('no-such-scenario');
   expect(error.issues[0]!.path).toContain('x-mock-scenario');
 });

@@ -12,7 +12,6 @@ import { CL_FORMATION, HAPPY_NO_PARTNERS, HAPPY_PARTNERS, PARTNER_DEFINITIVE_ERR
 
 // The happy path of every operation of the API (spec §4) and of its extensions (docs/fidelity.md row 18), over HTTPS.
 
-
 const CONFIG = BvsMockConfig.parse({
   organizations: [
     {
@@ -34,7 +33,15 @@ test('GET /api/v2/webhook_endpoints lists the organization endpoints without the
   const answer = await t.get('/api/v2/webhook_endpoints');
   expect(answer.status).toBe(200);
   const { webhook_endpoints } = WebhookEndpointList.parse(answer.json());
-  expect(webhook_endpoints.map(({ name, url, enabled, auth_type, subscribed_events }) => ({ name, url, enabled, auth_type, subscribed_events: subscribed_events.length }))).toEqual([
+  expect(
+    webhook_endpoints.map(({ name, url, enabled, auth_type, subscribed_events }) => ({
+      name,
+      url,
+      enabled,
+      auth_type,
+      subscribed_events: subscribed_events.length,
+    })),
+  ).toEqual([
     { name: 'ci', url: 'http://127.0.0.1:9/hooks', enabled: true, auth_type: 'secret', subscribed_events: 1 },
     { name: 'audit', url: 'https://127.0.0.1:9/audit', enabled: false, auth_type: 'none', subscribed_events: 12 },
   ]);
@@ -66,14 +73,32 @@ test('webhook_url is echoed as a wbh_ webhook object on the validation and its m
 });
 
 test('information_request creates a request, listed on the validation and readable at GET /api/v2/information_requests/:id', async () => {
-  const created = await t.create({ tin: HAPPY_PARTNERS, country: 'CL', information_request: { template_id: 'irt_onboarding', webhook_url: 'https://127.0.0.1:9/irq' } });
-  expect(created.information_requests).toEqual([{ id: expect.stringMatching(/^irq_/), name: expect.any(String), created_at: created.created_at, recipient_url: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+\//) }]);
+  const created = await t.create({
+    tin: HAPPY_PARTNERS,
+    country: 'CL',
+    information_request: { template_id: 'irt_onboarding', webhook_url: 'https://127.0.0.1:9/irq' },
+  });
+  expect(created.information_requests).toEqual([
+    {
+      id: expect.stringMatching(/^irq_/),
+      name: expect.any(String),
+      created_at: created.created_at,
+      recipient_url: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+\//),
+    },
+  ]);
   const requestId = created.information_requests[0]!.id;
   expect(created.data_source_run_batches[0]!.information_request_id).toBe(requestId);
   const answer = await t.get(`/api/v2/information_requests/${requestId}`);
   expect(answer.status).toBe(200);
   const request = InformationRequest.parse(answer.json());
-  expect(request).toMatchObject({ id: requestId, status: 'pending', entity_validation_id: created.id, template_id: 'irt_onboarding', responsible_comment: null, webhook: { webhook_url: 'https://127.0.0.1:9/irq' } });
+  expect(request).toMatchObject({
+    id: requestId,
+    status: 'pending',
+    entity_validation_id: created.id,
+    template_id: 'irt_onboarding',
+    responsible_comment: null,
+    webhook: { webhook_url: 'https://127.0.0.1:9/irq' },
+  });
   expect(request.requestable_items.length).toBeGreaterThan(0);
 });
 
@@ -81,13 +106,20 @@ test('after the clock runs, GET the validation lists every partner with full ide
   const created = await t.create({ tin: HAPPY_PARTNERS, country: 'CL' });
   await t.runClock();
   const validation = EntityValidation.parse((await t.get(`/api/v2/entity_validations/${created.id}`)).json());
-  expect(validation.related_entities.map(({ tin, display_name, category, risk_level, country }) => ({ tin, display_name, category, risk_level, country }))).toEqual([
+  expect(
+    validation.related_entities.map(({ tin, display_name, category, risk_level, country }) => ({ tin, display_name, category, risk_level, country })),
+  ).toEqual([
     { tin: '9876543-3', display_name: 'Carolina Muñoz Pérez', category: 'person', risk_level: 'high', country: 'CL' },
     { tin: '10234567-3', display_name: 'Jorge Soto Valenzuela', category: 'person', risk_level: 'low', country: 'CL' },
     { tin: '77210893-1', display_name: 'Inversiones Maipo Ltda', category: 'business', risk_level: 'low', country: 'CL' },
   ]);
   const main = validation.data_source_run_batches[0]!;
-  expect(main).toMatchObject({ runs_succeeded: true, execution_type: 'direct', parent_batch_id: null, consolidated_report_url: expect.stringContaining('/_mock/files/default/reports/') });
+  expect(main).toMatchObject({
+    runs_succeeded: true,
+    execution_type: 'direct',
+    parent_batch_id: null,
+    consolidated_report_url: expect.stringContaining('/_mock/files/default/reports/'),
+  });
   expect(main.child_batches.map((child) => child.tin).sort()).toEqual(['10234567-3', '77210893-1', '9876543-3']);
   expect(main.child_batches.every((child) => child.parent_batch_id === main.id && child.execution_type === 'related' && child.runs_succeeded)).toBe(true);
   expect(main.child_batches.flatMap((child) => child.raised_alerts.map((alert) => alert.name))).toEqual(['PEP match']);
@@ -102,7 +134,14 @@ test('the latest alerts are those of the validation itself', async () => {
   const created = await t.create({ tin: PARTNER_DEFINITIVE_ERROR, country: 'CL' });
   await t.runClock();
   const validation = EntityValidation.parse((await t.get(`/api/v2/entity_validations/${created.id}`)).json());
-  expect(validation.latest_raised_alerts).toEqual([expect.objectContaining({ name: 'Tax debt', severity: 'medium', entity_validation_id: created.id, data_source_run_batch_id: validation.data_source_run_batches[0]!.id })]);
+  expect(validation.latest_raised_alerts).toEqual([
+    expect.objectContaining({
+      name: 'Tax debt',
+      severity: 'medium',
+      entity_validation_id: created.id,
+      data_source_run_batch_id: validation.data_source_run_batches[0]!.id,
+    }),
+  ]);
 });
 
 test('each latest run carries data with count and a records_url that answers the same count of records', async () => {
@@ -144,7 +183,10 @@ test('POST consolidated_report generates the report on demand after a partner fa
   const before = DataSourceRunBatch.parse((await t.get(`/api/v2/data_source_run_batches/${mainId}`)).json());
   expect(before.consolidated_report_url).toBeNull();
   expect(events.map((event) => event.type)).not.toContain('data_source_run_batch.consolidated_report_ready');
-  const answer = await t.call(`/api/v2/data_source_run_batches/${mainId}/consolidated_report`, { method: 'POST', headers: { authorization: `Bearer ${DEFAULT_API_KEY}` } });
+  const answer = await t.call(`/api/v2/data_source_run_batches/${mainId}/consolidated_report`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${DEFAULT_API_KEY}` },
+  });
   expect(answer.status).toBe(202);
   await t.runClock();
   const after = DataSourceRunBatch.parse((await t.get(`/api/v2/data_source_run_batches/${mainId}`)).json());
@@ -157,7 +199,14 @@ test('POST consolidated_report on a partner batch answers 409 conflict naming th
   await t.runClock();
   const validation = EntityValidation.parse((await t.get(`/api/v2/entity_validations/${created.id}`)).json());
   const child = validation.data_source_run_batches[0]!.child_batches[0]!;
-  const error = expectApiError(await t.call(`/api/v2/data_source_run_batches/${child.id}/consolidated_report`, { method: 'POST', headers: { authorization: `Bearer ${DEFAULT_API_KEY}` } }), 409, 'conflict');
+  const error = expectApiError(
+    await t.call(`/api/v2/data_source_run_batches/${child.id}/consolidated_report`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${DEFAULT_API_KEY}` },
+    }),
+    409,
+    'conflict',
+  );
   expect(error.message).toContain(validation.data_source_run_batches[0]!.id);
 });
 
@@ -167,7 +216,13 @@ test('GET /api/v2/entity_validations/:id/formation answers the formation of a cl
   const answer = await t.get(`/api/v2/entity_validations/${created.id}/formation`);
   expect(answer.status).toBe(200);
   const formation = Formation.parse(answer.json());
-  expect(formation).toMatchObject({ entity_validation_id: created.id, data_source_run_batch_id: created.data_source_run_batches[0]!.id, tin: CL_FORMATION, source: 'constitution', fantasy_name: 'Cordillera Construcciones' });
+  expect(formation).toMatchObject({
+    entity_validation_id: created.id,
+    data_source_run_batch_id: created.data_source_run_batches[0]!.id,
+    tin: CL_FORMATION,
+    source: 'constitution',
+    fantasy_name: 'Cordillera Construcciones',
+  });
   expect(formation.stakeholders.map((stakeholder) => stakeholder.tin)).toEqual(['14321098-7', '15678234-3', '77318847-5']);
   expect(formation.documents.length).toBeGreaterThan(0);
 });
@@ -185,7 +240,9 @@ test('POST /api/v2/entity_validations/:id/stakeholders adds related entities and
   const answer = await t.json('POST', `/api/v2/entity_validations/${created.id}/stakeholders`, body, { authorization: `Bearer ${DEFAULT_API_KEY}` });
   expect(answer.status).toBe(201);
   const validation = EntityValidation.parse(answer.json());
-  expect(validation.related_entities).toEqual([expect.objectContaining({ tin: '11111111-1', country: 'CL', name: 'Rosa', surname: 'Díaz', category: 'person', risk_level: null })]);
+  expect(validation.related_entities).toEqual([
+    expect.objectContaining({ tin: '11111111-1', country: 'CL', name: 'Rosa', surname: 'Díaz', category: 'person', risk_level: null }),
+  ]);
   expect(events.filter((event) => event.type === 'entity_validation.stakeholder.created')).toHaveLength(1);
   const again = await t.json('POST', `/api/v2/entity_validations/${created.id}/stakeholders`, body, { authorization: `Bearer ${DEFAULT_API_KEY}` });
   expectApiError(again, 409, 'conflict');

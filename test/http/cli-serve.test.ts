@@ -11,7 +11,6 @@ import { httpClient, type HttpAnswer } from '../support/https-client';
 // `bvs-mock serve`, the built command line as users run it (docs/design.md, Command line): the banner,
 // readiness, clean stop, start-up errors, and the environment variables.
 
-
 interface Served {
   child: ChildProcessWithoutNullStreams;
   spawnedAt: number;
@@ -41,7 +40,9 @@ function serve(args: string[], env: Record<string, string> = {}): Served {
   const child = spawnCli(['serve', ...args], env);
   let stdout = '';
   let stderr = '';
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const banner = new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
@@ -71,7 +72,12 @@ function presentedCertificate(url: URL): Promise<string> {
     const socket = connect({ host: url.hostname, port: Number(url.port), rejectUnauthorized: false }, () => {
       const raw = socket.getPeerCertificate().raw;
       socket.end();
-      resolve(`-----BEGIN CERTIFICATE-----\n${raw.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`);
+      resolve(
+        `-----BEGIN CERTIFICATE-----\n${raw
+          .toString('base64')
+          .match(/.{1,64}/g)!
+          .join('\n')}\n-----END CERTIFICATE-----\n`,
+      );
     });
     socket.once('error', reject);
   });
@@ -198,14 +204,18 @@ test('SIGTERM with webhook deliveries still pending says how many will not be se
     });
     expect(created.status).toBe(201);
     // The first events fire and their deliveries fail: each now waits for a retry.
-    expect((await client.request('/_mock/clock/advance', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"seconds": 30}' })).status).toBe(200);
+    expect(
+      (await client.request('/_mock/clock/advance', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"seconds": 30}' })).status,
+    ).toBe(200);
     await receiver.waitFor(1, 5_000);
     const pending = (await client.request('/_mock/events?status=pending')).json<{ events: unknown[] }>().events.length;
     expect(pending).toBeGreaterThan(0);
     client.close();
     served.child.kill('SIGTERM');
     expect(await served.exit).toEqual({ code: 0, signal: null });
-    expect(served.stdout()).toContain(`stopped (SIGTERM); ${pending} webhook deliver${pending === 1 ? 'y was' : 'ies were'} still pending and will not be sent`);
+    expect(served.stdout()).toContain(
+      `stopped (SIGTERM); ${pending} webhook deliver${pending === 1 ? 'y was' : 'ies were'} still pending and will not be sent`,
+    );
   } finally {
     await receiver.close();
   }

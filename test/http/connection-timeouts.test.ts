@@ -108,7 +108,10 @@ const KINDS: Kind[] = [
         }),
       ),
   },
-  { name: 'kept alive after one answer', open: (server) => hold(httpConnection(server, (socket) => socket.write('GET /_mock/health HTTP/1.1\r\nHost: x\r\n\r\n'))) },
+  {
+    name: 'kept alive after one answer',
+    open: (server) => hold(httpConnection(server, (socket) => socket.write('GET /_mock/health HTTP/1.1\r\nHost: x\r\n\r\n'))),
+  },
   {
     name: 'refused as HTTP, then sending on',
     open: (server) =>
@@ -144,7 +147,9 @@ test.each([
     const kinds = KINDS.filter((kind) => !http || !kind.tlsOnly);
     const held = kinds.map((kind) => ({ kind: kind.name, connections: Array.from({ length: N }, () => kind.open(t.server)) }));
     let waiting = true;
-    const closings = Promise.all(held.map(async ({ kind, connections }) => ({ kind, closedAfterMs: await Promise.all(connections.map((connection) => connection.closedAfterMs)) }))).finally(() => {
+    const closings = Promise.all(
+      held.map(async ({ kind, connections }) => ({ kind, closedAfterMs: await Promise.all(connections.map((connection) => connection.closedAfterMs)) })),
+    ).finally(() => {
       waiting = false;
     });
     const healthStatuses: number[] = [];
@@ -159,7 +164,8 @@ test.each([
     expect(stillOpen).toEqual(Object.fromEntries(kinds.map((kind) => [kind.name, 0])));
     expect(healthStatuses.length).toBeGreaterThan(0);
     expect(healthStatuses.filter((status) => status !== 200)).toEqual([]);
-    for (const connection of held.find(({ kind }) => kind === 'kept alive after one answer')!.connections) expect(connection.received()).toMatch(/^HTTP\/1\.1 200 /);
+    for (const connection of held.find(({ kind }) => kind === 'kept alive after one answer')!.connections)
+      expect(connection.received()).toMatch(/^HTTP\/1\.1 200 /);
     expect((await t.call('/_mock/health')).status).toBe(200);
   } finally {
     await t.close();
@@ -222,6 +228,10 @@ function healthOverPlainHttp(port: number): Promise<number> {
 }
 
 test('timeouts node would refuse are refused at start, saying which and what to give', async () => {
-  await expect(startServer({ http: true, port: 0, clock: 'manual', timeouts: { headersMs: 2_000, requestMs: 1_000 } })).rejects.toThrow(/timeouts\.headersMs \(2000\) is longer than timeouts\.requestMs \(1000\).*at least 2000/);
-  await expect(startServer({ http: true, port: 0, clock: 'manual', timeouts: { idleMs: 0 } })).rejects.toThrow(/timeouts\.idleMs is 0; give a whole number of milliseconds above 0/);
+  await expect(startServer({ http: true, port: 0, clock: 'manual', timeouts: { headersMs: 2_000, requestMs: 1_000 } })).rejects.toThrow(
+    /timeouts\.headersMs \(2000\) is longer than timeouts\.requestMs \(1000\).*at least 2000/,
+  );
+  await expect(startServer({ http: true, port: 0, clock: 'manual', timeouts: { idleMs: 0 } })).rejects.toThrow(
+    /timeouts\.idleMs is 0; give a whole number of milliseconds above 0/,
+  );
 });

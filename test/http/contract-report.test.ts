@@ -18,8 +18,14 @@ test('the contract report lists operations and events exercised and not, and the
   expect(report.operations.exercised).toEqual({ createEntityValidation: 1, listWebhookEndpoints: 1 });
   expect(report.operations.not_exercised).toEqual(expect.arrayContaining(['getEntityValidation', 'createOAuthToken', 'getFormation']));
   expect(report.operations.not_exercised).not.toContain('createEntityValidation');
-  expect(report.events.emitted).toMatchObject({ 'data_source_run_batch.ready': 1, 'data_source_run_batch.child_batches_ready': 1, 'data_source_run_batch.data_source_run.ready': 8 });
-  expect(report.events.not_emitted).toEqual(EVENT_TYPES.filter((type) => type.startsWith('information_request.') || type === 'entity_validation.formation.ready'));
+  expect(report.events.emitted).toMatchObject({
+    'data_source_run_batch.ready': 1,
+    'data_source_run_batch.child_batches_ready': 1,
+    'data_source_run_batch.data_source_run.ready': 8,
+  });
+  expect(report.events.not_emitted).toEqual(
+    EVENT_TYPES.filter((type) => type.startsWith('information_request.') || type === 'entity_validation.formation.ready'),
+  );
   expect(report.violations.count).toBe(2);
   expect(report.violations.requests.map((request) => [request.path, request.status, request.violations.map((violation) => violation.code)])).toEqual([
     ['/api/v2/entity_validations', 201, ['unknown_field']],

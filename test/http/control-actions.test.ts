@@ -6,7 +6,6 @@ import { CL_FORMATION, HAPPY_NO_PARTNERS, HAPPY_PARTNERS, MISSING_INPUT_DATA } f
 // The control API's levers on the engine: revalidation, input for a missing_input_data run, and the
 // information request actions with their refusals (docs/design.md, Control API; docs/fidelity.md rows 13, 14, 34).
 
-
 let t: TestServer;
 let events: EngineEvent[] = [];
 
@@ -62,7 +61,9 @@ test('input supplied to a missing_input_data run lets the tree complete; a secon
   const validation = await read(created.id);
   expect(validation.latest_data_source_runs.find((run) => run.id === waiting!.id)!.status).toBe('succeeded');
   expect(validation.data_source_run_batches[0]!.runs_succeeded).toBe(true);
-  expect(types()).toEqual(expect.arrayContaining(['data_source_run_batch.ready', 'data_source_run_batch.child_batches_ready', 'data_source_run_batch.consolidated_report_ready']));
+  expect(types()).toEqual(
+    expect.arrayContaining(['data_source_run_batch.ready', 'data_source_run_batch.child_batches_ready', 'data_source_run_batch.consolidated_report_ready']),
+  );
   expectApiError(await t.json('POST', `/_mock/data_source_runs/${waiting!.id}/input`, {}), 409, 'conflict');
   expectApiError(await t.json('POST', '/_mock/data_source_runs/dsr_missing/input', {}), 404, 'not_found');
 });

@@ -16,7 +16,6 @@ interface ClockView {
   fired?: number;
 }
 
-
 const t = useTestServer();
 const events = t.events;
 
@@ -37,7 +36,14 @@ test('GET /_mock/health answers 200 with status ok and the clock', async () => {
 
 test('GET /_mock/clock shows the manual clock at its start with nothing scheduled', async () => {
   const view = await clock();
-  expect(view).toEqual({ mode: 'manual', speed: 1, now: view.started_at, started_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), pending: 0, next_at: null });
+  expect(view).toEqual({
+    mode: 'manual',
+    speed: 1,
+    now: view.started_at,
+    started_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    pending: 0,
+    next_at: null,
+  });
 });
 
 test('POST /_mock/clock/advance moves the clock by the seconds given and fires what fell due', async () => {
@@ -110,7 +116,18 @@ test('GET /_mock/scenarios lists every built-in scenario with its TINs', async (
     'information-request': ['76842059-9'],
   });
   expect(Object.keys(byName).sort()).toEqual(
-    ['cl-formation', 'happy-no-partners', 'happy-partners', 'information-request', 'large-tree', 'legacy-webhook', 'main-definitive-error', 'missing-input-data', 'partner-definitive-error', 'partner-temporary-error'].sort(),
+    [
+      'cl-formation',
+      'happy-no-partners',
+      'happy-partners',
+      'information-request',
+      'large-tree',
+      'legacy-webhook',
+      'main-definitive-error',
+      'missing-input-data',
+      'partner-definitive-error',
+      'partner-temporary-error',
+    ].sort(),
   );
 });
 
@@ -148,21 +165,47 @@ test('POST /_mock/scenarios refuses a TIN another scenario claims with 409', asy
 });
 
 test('POST /_mock/scenarios answers 422 with one issue per problem at its JSON path', async () => {
-  const body = ADDED.replace('name: added-at-run-time\n', 'name: broken\n').replace('category: business', 'category: boat').replace('country: CL', 'country: cl');
-  const error = expectApiError(await t.call('/_mock/scenarios', { method: 'POST', headers: { 'content-type': 'application/yaml' }, body }), 422, 'validation_failed');
+  const body = ADDED.replace('name: added-at-run-time\n', 'name: broken\n')
+    .replace('category: business', 'category: boat')
+    .replace('country: CL', 'country: cl');
+  const error = expectApiError(
+    await t.call('/_mock/scenarios', { method: 'POST', headers: { 'content-type': 'application/yaml' }, body }),
+    422,
+    'validation_failed',
+  );
   expect(error.issues.map((issue) => issue.path).sort()).toEqual(['$.entity.category', '$.entity.country']);
 });
 
 // Finding: the loader knows the line of each issue (ScenarioFileIssue.line) but scenario-routes.ts drops it.
 test('POST /_mock/scenarios reports the line of a YAML syntax error and of each schema issue', async () => {
-  const syntax = expectApiError(await t.call('/_mock/scenarios', { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: 'name: x\ndescription: y\nentity:\n  runs: [}\n' }), 422, 'validation_failed');
+  const syntax = expectApiError(
+    await t.call('/_mock/scenarios', {
+      method: 'POST',
+      headers: { 'content-type': 'application/yaml' },
+      body: 'name: x\ndescription: y\nentity:\n  runs: [}\n',
+    }),
+    422,
+    'validation_failed',
+  );
   expect(syntax.issues[0]!.message).toMatch(/line 4/);
-  const schema = expectApiError(await t.call('/_mock/scenarios', { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: ADDED.replace('category: business', 'category: boat') }), 422, 'validation_failed');
+  const schema = expectApiError(
+    await t.call('/_mock/scenarios', {
+      method: 'POST',
+      headers: { 'content-type': 'application/yaml' },
+      body: ADDED.replace('category: business', 'category: boat'),
+    }),
+    422,
+    'validation_failed',
+  );
   expect(schema.issues[0]!.message).toMatch(/line 7/);
 });
 
 test('POST /_mock/scenarios with a YAML syntax error answers 422 yaml_syntax', async () => {
-  const error = expectApiError(await t.call('/_mock/scenarios', { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: 'name: x\nentity:\n  runs: [}\n' }), 422, 'validation_failed');
+  const error = expectApiError(
+    await t.call('/_mock/scenarios', { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: 'name: x\nentity:\n  runs: [}\n' }),
+    422,
+    'validation_failed',
+  );
   expect(error.issues).toEqual([expect.objectContaining({ code: 'yaml_syntax' })]);
 });
 
@@ -235,10 +278,16 @@ test('GET /openapi.json and /openapi.yaml serve the same OpenAPI 3.1 document, l
   expect(parseYaml(yaml.text())).toEqual(document);
   expect(document.openapi).toBe('3.1.0');
   const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
-    Object.entries(operations).map(([method, operation]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')} ${operation.operationId} ${operation['x-bvs-mock-extension'] === true}`),
+    Object.entries(operations).map(
+      ([method, operation]) =>
+        `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')} ${operation.operationId} ${operation['x-bvs-mock-extension'] === true}`,
+    ),
   );
   const served = allRoutes()
     .filter((route) => route.access.kind === 'api' || route.operation === 'createOAuthToken')
-    .map((route) => `${route.method} ${route.pattern} ${route.operation} ${!/^\/(oauth\/token|api\/v2\/(webhook_endpoints|entity_validations(\/:id)?|data_source_runs\/:id\/records))$/.test(route.pattern)}`);
+    .map(
+      (route) =>
+        `${route.method} ${route.pattern} ${route.operation} ${!/^\/(oauth\/token|api\/v2\/(webhook_endpoints|entity_validations(\/:id)?|data_source_runs\/:id\/records))$/.test(route.pattern)}`,
+    );
   expect(documented.sort()).toEqual(served.sort());
 });

@@ -17,7 +17,11 @@ const CONFIG = BvsMockConfig.parse({
       id: 'default',
       api_keys: ['test_key_default'],
       oauth_clients: [{ client_id: 'default_client', client_secret: CLIENT_SECRET }],
-      settings: { child_batches_ready: true, legacy_webhook_token: LEGACY_TOKEN, oauth: { token_url: 'https://idp.example.test/token', client_id: 'bvs', client_secret: IDP_SECRET, scope: 'webhooks' } },
+      settings: {
+        child_batches_ready: true,
+        legacy_webhook_token: LEGACY_TOKEN,
+        oauth: { token_url: 'https://idp.example.test/token', client_id: 'bvs', client_secret: IDP_SECRET, scope: 'webhooks' },
+      },
       webhook_endpoints: [{ name: 'configured', url: 'https://127.0.0.1:9/hooks', enabled: false, auth_type: 'secret', secret: ENDPOINT_SECRET }],
     },
     { id: 'bare', api_keys: ['test_key_bare'] },
@@ -33,7 +37,11 @@ test('PATCH settings with {} answers "<set>" for the legacy token and the OAuth 
   expect(answer.status).toBe(200);
   expect(answer.json()).toEqual({
     organization_id: 'default',
-    settings: { child_batches_ready: true, legacy_webhook_token: REDACTED_SECRET, oauth: { token_url: 'https://idp.example.test/token', client_id: 'bvs', client_secret: REDACTED_SECRET, scope: 'webhooks' } },
+    settings: {
+      child_batches_ready: true,
+      legacy_webhook_token: REDACTED_SECRET,
+      oauth: { token_url: 'https://idp.example.test/token', client_id: 'bvs', client_secret: REDACTED_SECRET, scope: 'webhooks' },
+    },
   });
   for (const secret of SECRETS) expect(answer.text()).not.toContain(secret);
 });
@@ -59,7 +67,11 @@ test('an organization without secrets answers no secret fields at all', async ()
 
 test.each([
   ['legacy_webhook_token', { legacy_webhook_token: REDACTED_SECRET }, '$.legacy_webhook_token'],
-  ['oauth.client_secret', { oauth: { token_url: 'https://idp.example.test/token', client_id: 'bvs', client_secret: REDACTED_SECRET } }, '$.oauth.client_secret'],
+  [
+    'oauth.client_secret',
+    { oauth: { token_url: 'https://idp.example.test/token', client_id: 'bvs', client_secret: REDACTED_SECRET } },
+    '$.oauth.client_secret',
+  ],
 ])('sending "<set>" back as %s answers 422 at its JSON path and keeps the stored secret', async (_label, body, path) => {
   const error = expectApiError(await t.json('PATCH', '/_mock/organizations/default/settings', body), 422, 'validation_failed');
   expect(error.issues).toEqual([expect.objectContaining({ path, code: 'redacted_value' })]);

@@ -29,7 +29,11 @@ test.each([
   expect(lockedRoutes.length).toBeGreaterThan(10);
   for (const route of lockedRoutes) {
     const path = route.pattern.replace(/:\w+/g, 'x');
-    const answer = await t.call(path, { method: route.method, headers: { 'content-type': 'application/json', ...headers }, body: route.method === 'GET' || route.method === 'DELETE' ? undefined : '{}' });
+    const answer = await t.call(path, {
+      method: route.method,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: route.method === 'GET' || route.method === 'DELETE' ? undefined : '{}',
+    });
     if (answer.status !== 401) throw new Error(`${route.method} ${route.pattern}: expected 401, got ${answer.status} ${answer.text().slice(0, 200)}`);
     expectApiError(answer, 401, 'unauthorized');
   }
@@ -46,7 +50,11 @@ test('the 401 names the header and the flag, and never echoes the token', async 
 });
 
 test('control calls without, with a wrong and with the right token answer 401, 401 and 200', async () => {
-  const statuses = [await t.call('/_mock/clock'), await t.call('/_mock/clock', { headers: bearer(`${TOKEN}x`) }), await t.call('/_mock/clock', { headers: bearer(TOKEN) })].map((answer) => answer.status);
+  const statuses = [
+    await t.call('/_mock/clock'),
+    await t.call('/_mock/clock', { headers: bearer(`${TOKEN}x`) }),
+    await t.call('/_mock/clock', { headers: bearer(TOKEN) }),
+  ].map((answer) => answer.status);
   expect(statuses).toEqual([401, 401, 200]);
   expect((await control('POST', '/_mock/reset')).status).toBe(200);
   expect((await control('PATCH', '/_mock/organizations/default/settings', { child_batches_ready: true })).status).toBe(200);
@@ -106,5 +114,7 @@ test('without a control token the control API needs no header', async () => {
 });
 
 test.each([[''], ['two words'], ['tab\there']])('a control token %j stops start-up with a message naming the flag', async (token) => {
-  await expect(startTestServer({ controlToken: token })).rejects.toThrow(/--control-token, BVS_MOCK_CONTROL_TOKEN\) must be printable characters without spaces/);
+  await expect(startTestServer({ controlToken: token })).rejects.toThrow(
+    /--control-token, BVS_MOCK_CONTROL_TOKEN\) must be printable characters without spaces/,
+  );
 });

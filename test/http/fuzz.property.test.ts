@@ -24,7 +24,9 @@ let accessToken: string;
 beforeAll(async () => {
   ids = await seedResources(t);
   routes = concreteRoutes(ids).filter((route) => !LEFT_OUT.has(route.operation));
-  accessToken = OAuthTokenResponse.parse((await t.token({ grant_type: 'client_credentials', client_id: 'default_client', client_secret: 'default_secret' })).json()).access_token;
+  accessToken = OAuthTokenResponse.parse(
+    (await t.token({ grant_type: 'client_credentials', client_id: 'default_client', client_secret: 'default_secret' })).json(),
+  ).access_token;
 });
 
 /** Printable ASCII, what an HTTP header value may carry. */
@@ -55,19 +57,20 @@ const authorization = fc.option(
   { nil: undefined },
 );
 
-const createLike = fc.record(
-  {
-    tin: fc.oneof(fc.constantFrom('76920415-6', '76265310-9', '77049576-8'), text),
-    country: fc.oneof(fc.constant('CL'), text),
-    contact_email: fc.oneof(fc.emailAddress(), text),
-    // Loopback or invalid only: a valid legacy webhook_url gets deliveries.
-    webhook_url: fc.constantFrom('https://127.0.0.1:9/hooks', 'http://127.0.0.1:9/hooks', 'ftp://127.0.0.1/x', 'not a url', ''),
-    information_request: fc.record({ template_id: fc.oneof(fc.constant('irt_x'), text) }, { requiredKeys: [] }),
-    seconds: fc.oneof(fc.integer({ min: -10, max: 100_000 }), fc.double()),
-    stakeholders: fc.array(fc.record({ tin: text, category: fc.constantFrom('person', 'business', 'boat'), name: text }), { maxLength: 2 }),
-  },
-  { requiredKeys: [] },
-)
+const createLike = fc
+  .record(
+    {
+      tin: fc.oneof(fc.constantFrom('76920415-6', '76265310-9', '77049576-8'), text),
+      country: fc.oneof(fc.constant('CL'), text),
+      contact_email: fc.oneof(fc.emailAddress(), text),
+      // Loopback or invalid only: a valid legacy webhook_url gets deliveries.
+      webhook_url: fc.constantFrom('https://127.0.0.1:9/hooks', 'http://127.0.0.1:9/hooks', 'ftp://127.0.0.1/x', 'not a url', ''),
+      information_request: fc.record({ template_id: fc.oneof(fc.constant('irt_x'), text) }, { requiredKeys: [] }),
+      seconds: fc.oneof(fc.integer({ min: -10, max: 100_000 }), fc.double()),
+      stakeholders: fc.array(fc.record({ tin: text, category: fc.constantFrom('person', 'business', 'boat'), name: text }), { maxLength: 2 }),
+    },
+    { requiredKeys: [] },
+  )
   .chain((fields) => fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 }).map((extra) => ({ ...extra, ...fields })));
 
 /** `undefined` most of the time (weight 3 to 1), else a value of `arbitrary`. */
@@ -85,21 +88,29 @@ function wellFormedBody(operation: string): fc.Arbitrary<{ contentType: string |
   const extra = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 1 });
   switch (operation) {
     case 'createOAuthToken':
-      return fc
-        .record({ scope: sometimes(fc.constantFrom('validations:read', 'validations:write webhook_endpoints:read', 'nope')) })
-        .map(({ scope }) => ({
-          contentType: 'application/x-www-form-urlencoded',
-          body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'default_client', client_secret: 'default_secret', ...(scope === undefined ? {} : { scope }) }).toString(),
-        }));
+      return fc.record({ scope: sometimes(fc.constantFrom('validations:read', 'validations:write webhook_endpoints:read', 'nope')) }).map(({ scope }) => ({
+        contentType: 'application/x-www-form-urlencoded',
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: 'default_client',
+          client_secret: 'default_secret',
+          ...(scope === undefined ? {} : { scope }),
+        }).toString(),
+      }));
     case 'createEntityValidation':
-      return fc
-        .tuple(tin, fc.boolean(), sometimes(fc.constant({ template_id: 'irt_fuzz' })), extra)
-        .chain(([value, wrapped, information_request, more]) => {
-          const fields = { ...more, tin: value, country: 'CL', ...(information_request === undefined ? {} : { information_request }) };
-          return json(fc.constant(wrapped ? { entity_validation: fields } : fields));
-        });
+      return fc.tuple(tin, fc.boolean(), sometimes(fc.constant({ template_id: 'irt_fuzz' })), extra).chain(([value, wrapped, information_request, more]) => {
+        const fields = { ...more, tin: value, country: 'CL', ...(information_request === undefined ? {} : { information_request }) };
+        return json(fc.constant(wrapped ? { entity_validation: fields } : fields));
+      });
     case 'addStakeholders':
-      return json(fc.record({ stakeholders: fc.array(fc.record({ tin, category: fc.constantFrom('person', 'business'), name: fc.constant('Fuzz') }), { minLength: 1, maxLength: 2 }) }));
+      return json(
+        fc.record({
+          stakeholders: fc.array(fc.record({ tin, category: fc.constantFrom('person', 'business'), name: fc.constant('Fuzz') }), {
+            minLength: 1,
+            maxLength: 2,
+          }),
+        }),
+      );
     case 'control.clock.advance':
       return json(fc.record({ seconds: fc.integer({ min: 0, max: 120 }) }));
     case 'control.organization.settings':
@@ -191,7 +202,9 @@ test('no request makes the server answer 5xx or leave the error shape, and it st
     }),
     { numRuns: RUNS, interruptAfterTimeLimit: 15_000 },
   );
-  process.stdout.write(`fuzz: ${RUNS} requests in ${Date.now() - started} ms; statuses ${JSON.stringify(Object.fromEntries([...seenStatuses].sort(([a], [b]) => a - b)))}\n`);
+  process.stdout.write(
+    `fuzz: ${RUNS} requests in ${Date.now() - started} ms; statuses ${JSON.stringify(Object.fromEntries([...seenStatuses].sort(([a], [b]) => a - b)))}\n`,
+  );
   expect(t.unexpectedErrors).toEqual([]);
 
   expect((await t.call('/_mock/health')).status).toBe(200);

@@ -6,7 +6,9 @@ import { BvsMockConfig } from '../../src/schemas';
 // leading characters match. The registry now compares sha256 digests with timingSafeEqual.
 
 const registry = new OrganizationRegistry(
-  BvsMockConfig.parse({ organizations: [{ id: 'acme', api_keys: ['test_key_acme'], oauth_clients: [{ client_id: 'acme_client', client_secret: 'acme_secret_0123' }] }] }),
+  BvsMockConfig.parse({
+    organizations: [{ id: 'acme', api_keys: ['test_key_acme'], oauth_clients: [{ client_id: 'acme_client', client_secret: 'acme_secret_0123' }] }],
+  }),
 );
 
 afterEach(() => {

@@ -73,7 +73,7 @@ function parseAnswer(bytes: Buffer): { status: number; headers: Record<string, s
   let body = bytes.subarray(end + 4);
   if (headers['transfer-encoding'] === 'chunked') {
     const chunks: Buffer[] = [];
-    for (let at = 0; ; ) {
+    for (let at = 0; ;) {
       const lineEnd = body.indexOf('\r\n', at);
       const size = parseInt(body.subarray(at, lineEnd).toString('latin1'), 16);
       if (!(size > 0)) break;
@@ -173,14 +173,33 @@ const BODY_OR_SWITCH = /^(content-length|transfer-encoding|connection|upgrade|ex
 const token = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,12}$/);
 
 const requestLine = fc.record({
-  method: fc.oneof({ arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'CONNECT', 'FROB', 'get'), weight: 3 }, { arbitrary: token, weight: 1 }),
+  method: fc.oneof(
+    { arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'CONNECT', 'FROB', 'get'), weight: 3 },
+    { arbitrary: token, weight: 1 },
+  ),
   target: fc.oneof(
-    fc.constantFrom('http://[::1', 'http://a:99999/', '//x:y/', 'http://', 'http://[', 'https://a:-1/x', '//', '/%zz', '*', 'a:1', 'http://a/%', '/api/v2/entity_validations?x=%'),
+    fc.constantFrom(
+      'http://[::1',
+      'http://a:99999/',
+      '//x:y/',
+      'http://',
+      'http://[',
+      'https://a:-1/x',
+      '//',
+      '/%zz',
+      '*',
+      'a:1',
+      'http://a/%',
+      '/api/v2/entity_validations?x=%',
+    ),
     fc.webUrl({ withQueryParameters: true, withFragments: true }),
     fc.webPath(),
     fc.string({ minLength: 1, maxLength: 30 }).filter((value) => !/[\s]/.test(value)),
   ),
-  version: fc.oneof({ arbitrary: fc.constantFrom('HTTP/1.1', 'HTTP/1.0'), weight: 3 }, { arbitrary: fc.constantFrom('HTTP/2.0', 'HTTP/1.2', 'HTTPS/1.1', 'http/1.1', ''), weight: 1 }),
+  version: fc.oneof(
+    { arbitrary: fc.constantFrom('HTTP/1.1', 'HTTP/1.0'), weight: 3 },
+    { arbitrary: fc.constantFrom('HTTP/2.0', 'HTTP/1.2', 'HTTPS/1.1', 'http/1.1', ''), weight: 1 },
+  ),
 });
 
 const header = fc.tuple(
@@ -204,7 +223,10 @@ test('no plain-HTTP packet on the HTTPS port ends the process: each is answered 
   const codes = new Map<string, number>();
   await fc.assert(
     fc.asyncProperty(packet, async ({ line, host, headers, newline, cuts }) => {
-      const bytes = Buffer.from(`${line}${newline}${[...(host ? [host] : []), ...headers].map(([name, value]) => `${name}: ${value}${newline}`).join('')}${newline}`, 'utf8');
+      const bytes = Buffer.from(
+        `${line}${newline}${[...(host ? [host] : []), ...headers].map(([name, value]) => `${name}: ${value}${newline}`).join('')}${newline}`,
+        'utf8',
+      );
       const at = [0, ...cuts.filter((cut) => cut < bytes.length).sort((a, b) => a - b), bytes.length];
       const parts = at.slice(1).map((end, index) => bytes.subarray(at[index], end));
       const code = expectPlainRefusal(await exchange(t.server.port, parts), { head: line.startsWith('HEAD ') });

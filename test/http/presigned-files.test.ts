@@ -77,7 +77,11 @@ test('after 24 hours the formation extension gives fresh legal report and docume
 });
 
 test.each([
-  ['a changed signature', (url: URL) => url.searchParams.set('signature', `${url.searchParams.get('signature')!.slice(0, -1)}${url.searchParams.get('signature')!.endsWith('0') ? '1' : '0'}`)],
+  [
+    'a changed signature',
+    (url: URL) =>
+      url.searchParams.set('signature', `${url.searchParams.get('signature')!.slice(0, -1)}${url.searchParams.get('signature')!.endsWith('0') ? '1' : '0'}`),
+  ],
   ['no signature', (url: URL) => url.searchParams.delete('signature')],
   ['a later expiry', (url: URL) => url.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + DAY))],
   ['another file under the same signature', (url: URL) => (url.pathname = url.pathname.replace(/dsrb_\w+/, 'dsrb_01AAAAAAAAAAAAAAAAAAAAAAAA'))],

@@ -37,7 +37,8 @@ async function sweepValidation(id: string): Promise<void> {
     for (const run of batch.data_source_runs) check('getDataSourceRunRecords', await t.get(`/api/v2/data_source_runs/${run.id}/records`));
   }
   for (const run of validation.latest_data_source_runs) {
-    for (const [key, value] of Object.entries(run.data)) if (key !== 'id') check('getDataSourceRunRecords', await t.get((value as { records_url: string }).records_url));
+    for (const [key, value] of Object.entries(run.data))
+      if (key !== 'id') check('getDataSourceRunRecords', await t.get((value as { records_url: string }).records_url));
   }
   for (const request of validation.information_requests) check('getInformationRequest', await t.get(`/api/v2/information_requests/${request.id}`));
   const formation = await t.get(`/api/v2/entity_validations/${id}/formation`);
@@ -47,14 +48,22 @@ async function sweepValidation(id: string): Promise<void> {
 
 /** Creates a validation of `tin` and checks every body it answers: at creation, mid-flight, at the end, after a report and new stakeholders. */
 async function sweepScenario(tin: string): Promise<void> {
-  const created = await t.json('POST', '/api/v2/entity_validations', { tin, country: 'CL', information_request: { template_id: 'irt_sweep' } }, bearer(DEFAULT_API_KEY));
+  const created = await t.json(
+    'POST',
+    '/api/v2/entity_validations',
+    { tin, country: 'CL', information_request: { template_id: 'irt_sweep' } },
+    bearer(DEFAULT_API_KEY),
+  );
   const { id, data_source_run_batches } = check<EntityValidation>('createEntityValidation', created);
   await sweepValidation(id);
   await t.advance(40);
   await sweepValidation(id);
   await t.runClock();
   await sweepValidation(id);
-  check('generateConsolidatedReport', await t.call(`/api/v2/data_source_run_batches/${data_source_run_batches[0]!.id}/consolidated_report`, { method: 'POST', headers: bearer(DEFAULT_API_KEY) }));
+  check(
+    'generateConsolidatedReport',
+    await t.call(`/api/v2/data_source_run_batches/${data_source_run_batches[0]!.id}/consolidated_report`, { method: 'POST', headers: bearer(DEFAULT_API_KEY) }),
+  );
   const stakeholder = { stakeholders: [{ tin: `sweep-${tin}`, category: 'business', name: 'Sweep SpA' }] };
   check('addStakeholders', await t.json('POST', `/api/v2/entity_validations/${id}/stakeholders`, stakeholder, bearer(DEFAULT_API_KEY)));
   await t.runClock();
@@ -72,7 +81,10 @@ test.each(SCENARIOS)('every response body of scenario %s validates with its sche
 });
 
 test('a generated tree (a TIN no scenario names) answers bodies that validate too', async () => {
-  const created = check<EntityValidation>('createEntityValidation', await t.json('POST', '/api/v2/entity_validations', { tin: '99999999-9', country: 'CL' }, bearer(DEFAULT_API_KEY)));
+  const created = check<EntityValidation>(
+    'createEntityValidation',
+    await t.json('POST', '/api/v2/entity_validations', { tin: '99999999-9', country: 'CL' }, bearer(DEFAULT_API_KEY)),
+  );
   await t.runClock();
   await sweepValidation(created.id);
 });
@@ -80,7 +92,12 @@ test('a generated tree (a TIN no scenario names) answers bodies that validate to
 test('bodies carrying the legacy webhook echo validate too', async () => {
   // Checked before the clock moves: the legacy URL (loopback) would otherwise get deliveries and retries.
   try {
-    const body = { tin: '76920415-6', country: 'CL', webhook_url: 'https://127.0.0.1:9/hooks', information_request: { template_id: 'irt_sweep', webhook_url: 'https://127.0.0.1:9/irq' } };
+    const body = {
+      tin: '76920415-6',
+      country: 'CL',
+      webhook_url: 'https://127.0.0.1:9/hooks',
+      information_request: { template_id: 'irt_sweep', webhook_url: 'https://127.0.0.1:9/irq' },
+    };
     const created = check<EntityValidation>('createEntityValidation', await t.json('POST', '/api/v2/entity_validations', body, bearer(DEFAULT_API_KEY)));
     expect(created.webhook).not.toBeNull();
     await sweepValidation(created.id);

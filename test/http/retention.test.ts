@@ -48,7 +48,12 @@ test('an evicted validation is evicted for its own organization only: another or
   server = await startTestServer({
     clock: 'instant',
     retention: { maxValidations: 1 },
-    config: BvsMockConfig.parse({ organizations: [{ id: 'a', api_keys: ['key_a_123'] }, { id: 'b', api_keys: ['key_b_123'] }] }),
+    config: BvsMockConfig.parse({
+      organizations: [
+        { id: 'a', api_keys: ['key_a_123'] },
+        { id: 'b', api_keys: ['key_b_123'] },
+      ],
+    }),
   });
   const first = await server.create({ tin: HAPPY_PARTNERS, country: 'CL' }, { key: 'key_a_123' });
   await server.create({ tin: HAPPY_PARTNERS, country: 'CL' }, { key: 'key_a_123' });
@@ -133,10 +138,21 @@ test('GET /_mock/requests pages with cursor and limit, oldest first', async () =
   for (let index = 0; index < 7; index += 1) await server.get('/api/v2/webhook_endpoints');
   const first = (await server.call('/_mock/requests?limit=4')).json<{ requests: Array<{ id: string }>; next_cursor: string }>();
   expect(first.requests).toHaveLength(4);
-  const second = (await server.call(`/_mock/requests?limit=4&cursor=${first.next_cursor}`)).json<{ requests: Array<{ id: string }>; next_cursor: string | null }>();
+  const second = (await server.call(`/_mock/requests?limit=4&cursor=${first.next_cursor}`)).json<{
+    requests: Array<{ id: string }>;
+    next_cursor: string | null;
+  }>();
   expect(second.requests).toHaveLength(3);
   expect(second.next_cursor).toBeNull();
-  expect([...first.requests, ...second.requests].map((entry) => entry.id)).toEqual(['req_000001', 'req_000002', 'req_000003', 'req_000004', 'req_000005', 'req_000006', 'req_000007']);
+  expect([...first.requests, ...second.requests].map((entry) => entry.id)).toEqual([
+    'req_000001',
+    'req_000002',
+    'req_000003',
+    'req_000004',
+    'req_000005',
+    'req_000006',
+    'req_000007',
+  ]);
 });
 
 test('the journal and delivery records keep their configured number of entries', async () => {

@@ -33,7 +33,9 @@ let globexToken: string;
 beforeAll(async () => {
   acme = await seedResources(t, 'test_key_acme', 'acme');
   acmeRoutes = concreteRoutes(acme).filter((route) => route.access === 'api' && route.pattern.includes(':id'));
-  globexToken = OAuthTokenResponse.parse((await t.token({ grant_type: 'client_credentials', client_id: 'globex_client', client_secret: 'globex_secret' })).json()).access_token;
+  globexToken = OAuthTokenResponse.parse(
+    (await t.token({ grant_type: 'client_credentials', client_id: 'globex_client', client_secret: 'globex_secret' })).json(),
+  ).access_token;
 });
 
 function callAs(route: ConcreteRoute, credential: string) {
@@ -73,7 +75,9 @@ test("the owner's credential reads the same resources", async () => {
 });
 
 test('a refused intrusion changes nothing in the owner organization', async () => {
-  const validation = (await t.get(`/api/v2/entity_validations/${acme.validation}`, 'test_key_acme')).json<{ related_entities: Array<{ display_name: string }> }>();
+  const validation = (await t.get(`/api/v2/entity_validations/${acme.validation}`, 'test_key_acme')).json<{
+    related_entities: Array<{ display_name: string }>;
+  }>();
   expect(validation.related_entities.map((entity) => entity.display_name)).not.toContain('Intruder');
 });
 
@@ -88,7 +92,7 @@ test.each([
   for (const name of others) expect(names).not.toContain(name);
 });
 
-test("the same TIN in two organizations makes two separate validations", async () => {
+test('the same TIN in two organizations makes two separate validations', async () => {
   const mine = await t.create({ tin: CL_FORMATION_TIN, country: 'CL' }, { key: 'test_key_globex' });
   expect(mine.id).not.toBe(acme.validation);
   expectApiError(await t.get(`/api/v2/entity_validations/${mine.id}`, 'test_key_acme'), 404, 'not_found');

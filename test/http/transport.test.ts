@@ -83,7 +83,9 @@ test('a body of exactly 1 MiB is read, and one byte more answers 413 payload_too
 
 test('after bodies far over the limit the server stays healthy and keeps answering', async () => {
   const headers = { ...bearer(DEFAULT_API_KEY), 'content-type': 'application/json' };
-  const answers = await Promise.all([1, 2, 3].map(() => t.call('/api/v2/entity_validations', { method: 'POST', headers, body: Buffer.alloc(5 * LIMIT, 0x20) })));
+  const answers = await Promise.all(
+    [1, 2, 3].map(() => t.call('/api/v2/entity_validations', { method: 'POST', headers, body: Buffer.alloc(5 * LIMIT, 0x20) })),
+  );
   for (const answer of answers) expectApiError(answer, 413, 'payload_too_large');
   expect((await t.call('/_mock/health')).status).toBe(200);
   expect((await t.json('POST', '/api/v2/entity_validations', { tin: '76920415-6', country: 'CL' }, bearer(DEFAULT_API_KEY))).status).toBe(201);

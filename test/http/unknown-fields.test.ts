@@ -24,7 +24,11 @@ async function journal(query = ''): Promise<JournalEntry[]> {
 const CREATE = '/api/v2/entity_validations';
 
 test.each([
-  ['at the top level', { tin: '76920415-6', country: 'CL', nickname: 'x', information_request: { template_id: 'irt_1', color: 'blue' } }, ['$.information_request.color', '$.nickname']],
+  [
+    'at the top level',
+    { tin: '76920415-6', country: 'CL', nickname: 'x', information_request: { template_id: 'irt_1', color: 'blue' } },
+    ['$.information_request.color', '$.nickname'],
+  ],
   ['wrapped', { entity_validation: { tin: '76920415-6', country: 'CL', nickname: 'x' } }, ['$.entity_validation.nickname']],
   ['beside the wrapper', { entity_validation: { tin: '76920415-6', country: 'CL' }, extra: 1 }, ['$.extra']],
 ])('unknown fields %s are tolerated (201) and recorded in the journal with their paths', async (_label, body, paths) => {
@@ -40,7 +44,11 @@ test('an unknown form field of the token request is tolerated and recorded', asy
   const answer = await t.token({ grant_type: 'client_credentials', client_id: 'default_client', client_secret: 'default_secret', audience: 'bvs' });
   expect(answer.status).toBe(200);
   const [entry] = await journal('?violations=true');
-  expect(entry).toMatchObject({ operation: 'createOAuthToken', organization_id: 'default', violations: [expect.objectContaining({ path: '$.audience', code: 'unknown_field' })] });
+  expect(entry).toMatchObject({
+    operation: 'createOAuthToken',
+    organization_id: 'default',
+    violations: [expect.objectContaining({ path: '$.audience', code: 'unknown_field' })],
+  });
 });
 
 test('the journal records refused requests with their violations, and not the control API calls', async () => {
@@ -73,7 +81,11 @@ test('with strict: true unknown fields are refused with 422 validation_failed, o
 });
 
 test('without strict, an unknown field beside a real problem answers 422 with every issue', async () => {
-  const error = expectApiError(await t.json('POST', CREATE, { tin: '76920415-6', country: 'chile', nickname: 'x' }, bearer(DEFAULT_API_KEY)), 422, 'validation_failed');
+  const error = expectApiError(
+    await t.json('POST', CREATE, { tin: '76920415-6', country: 'chile', nickname: 'x' }, bearer(DEFAULT_API_KEY)),
+    422,
+    'validation_failed',
+  );
   expect(error.issues.map((issue) => issue.path).sort()).toEqual(['$.country', '$.nickname']);
 });
 
@@ -88,7 +100,11 @@ test('a deeply nested value in an unknown field is answered without a 5xx', asyn
 
 test('a deeply nested body that is refused anyway answers 422, and the server stays healthy', async () => {
   const depth = 100_000;
-  const answer = await t.call(CREATE, { method: 'POST', headers: { ...bearer(DEFAULT_API_KEY), 'content-type': 'application/json' }, body: `${'['.repeat(depth)}${']'.repeat(depth)}` });
+  const answer = await t.call(CREATE, {
+    method: 'POST',
+    headers: { ...bearer(DEFAULT_API_KEY), 'content-type': 'application/json' },
+    body: `${'['.repeat(depth)}${']'.repeat(depth)}`,
+  });
   expectApiError(answer, 422, 'validation_failed');
   expect((await t.call('/_mock/health')).status).toBe(200);
 });

@@ -15,7 +15,15 @@ describe('renderConsolidatedReportPdf', () => {
 
   it('prints the main entity, the validation and batch ids and the generation time', async () => {
     const text = await allText(smallTree());
-    for (const expected of ['Comercial Andes SpA', '76086428-5', 'CL', 'business', 'evl_01JD5ZQ8K3M7T2XW9Y4B6C1N0P', 'dsrb_01JD5ZQ8M0N1P2Q3R4S5T6V7W8', '2026-01-15 10:02:00 UTC']) {
+    for (const expected of [
+      'Comercial Andes SpA',
+      '76086428-5',
+      'CL',
+      'business',
+      'evl_01JD5ZQ8K3M7T2XW9Y4B6C1N0P',
+      'dsrb_01JD5ZQ8M0N1P2Q3R4S5T6V7W8',
+      '2026-01-15 10:02:00 UTC',
+    ]) {
       expect(text).toContain(expected);
     }
   });
@@ -50,7 +58,14 @@ describe('renderConsolidatedReportPdf', () => {
 
   it('walks partners of partners depth first, numbering them under their parent', async () => {
     const { validation, batch } = smallTree();
-    const grandchild = { ...examplePartnerBatch(), id: 'dsrb_GRANDCHILD', entity_validation_id: 'evl_GRANDCHILD', tin: '99999999-9', parent_batch_id: batch.child_batches[0]!.id, raised_alerts: [] };
+    const grandchild = {
+      ...examplePartnerBatch(),
+      id: 'dsrb_GRANDCHILD',
+      entity_validation_id: 'evl_GRANDCHILD',
+      tin: '99999999-9',
+      parent_batch_id: batch.child_batches[0]!.id,
+      raised_alerts: [],
+    };
     const partner = { ...batch.child_batches[0]!, child_batches: [grandchild] };
     const deep = DataSourceRunBatch.parse({ ...batch, child_batches: [partner] });
     const text = await allText({ validation, batch: deep });

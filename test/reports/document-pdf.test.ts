@@ -5,7 +5,12 @@ import { GENERATED_AT } from './report-fixtures';
 
 describe('renderDocumentPdf', () => {
   it('prints the title, the id and every line', async () => {
-    const bytes = await renderDocumentPdf({ id: 'doc_01JD5ZT0A1', title: 'Constitution deed', lines: ['Escritura de constitución de Comercial Andes SpA', '', 'Artículo 1: Razón social.'], generatedAt: GENERATED_AT });
+    const bytes = await renderDocumentPdf({
+      id: 'doc_01JD5ZT0A1',
+      title: 'Constitution deed',
+      lines: ['Escritura de constitución de Comercial Andes SpA', '', 'Artículo 1: Razón social.'],
+      generatedAt: GENERATED_AT,
+    });
     const text = (await pageTexts(bytes)).join('\n');
     expect(text).toContain('Constitution deed');
     expect(text).toContain('doc_01JD5ZT0A1');

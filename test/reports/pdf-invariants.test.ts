@@ -36,7 +36,13 @@ const RENDERERS: Array<{ name: string; title: string; render: () => Promise<Uint
   {
     name: 'document',
     title: 'Constitution deed',
-    render: () => renderDocumentPdf({ id: 'doc_01JD5ZT0A1', title: 'Constitution deed', lines: ['Escritura de constitución', '', 'Artículo 1'], generatedAt: GENERATED_AT }),
+    render: () =>
+      renderDocumentPdf({
+        id: 'doc_01JD5ZT0A1',
+        title: 'Constitution deed',
+        lines: ['Escritura de constitución', '', 'Artículo 1'],
+        generatedAt: GENERATED_AT,
+      }),
     odd: () => renderDocumentPdf({ id: 'doc_01JD5ZT0A1', title: ODD, lines: [ODD, `${ODD}\n${ODD}`], generatedAt: GENERATED_AT }),
   },
 ];
@@ -62,7 +68,10 @@ describe.each(RENDERERS)('$name', ({ title, render, odd }) => {
 
   it('gives identical bytes for the same input, whatever the wall clock and Math.random say', async () => {
     const first = await render();
-    jest.useFakeTimers({ now: new Date('2031-07-04T12:00:00.000Z'), doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask'] });
+    jest.useFakeTimers({
+      now: new Date('2031-07-04T12:00:00.000Z'),
+      doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask'],
+    });
     const random = jest.spyOn(Math, 'random').mockReturnValue(0.123456);
     try {
       expect(Buffer.from(await render()).equals(Buffer.from(first))).toBe(true);

@@ -20,9 +20,7 @@ export async function pageTexts(bytes: Uint8Array): Promise<string[]> {
         return Buffer.from(flate ? inflateSync(stream.contents) : stream.contents).toString('latin1');
       })
       .join('\n');
-    return [...source.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)]
-      .map((match) => decodeWinAnsi(Buffer.from(match[1] ?? '', 'hex')))
-      .join('\n');
+    return [...source.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)].map((match) => decodeWinAnsi(Buffer.from(match[1] ?? '', 'hex'))).join('\n');
   });
 }
 

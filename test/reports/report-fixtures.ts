@@ -41,7 +41,16 @@ export function treeWithPartners(count: number): Tree {
     const evl = `evl_PARTNER${n}`;
     const batchId = `dsrb_PARTNER${n}`;
     const tin = `${10000000 + i}-${i % 10}`;
-    related.push({ id: evl, tin, country: 'CL', display_name: `Socio ${n} Muñoz Ávila`, name: `Socio ${n}`, surname: 'Muñoz Ávila', category: 'person', risk_level: i % 2 === 0 ? 'low' : null });
+    related.push({
+      id: evl,
+      tin,
+      country: 'CL',
+      display_name: `Socio ${n} Muñoz Ávila`,
+      name: `Socio ${n}`,
+      surname: 'Muñoz Ávila',
+      category: 'person',
+      risk_level: i % 2 === 0 ? 'low' : null,
+    });
     const template = examplePartnerBatch();
     children.push({
       ...template,
@@ -49,10 +58,22 @@ export function treeWithPartners(count: number): Tree {
       entity_validation_id: evl,
       tin,
       runs_succeeded: i !== 7,
-      data_source_runs: template.data_source_runs.map((run) => ({ ...run, id: `dsr_PARTNER${n}`, ...(i === 7 ? { status: 'definitive_error' as const, succeeded_at: null } : {}) })),
+      data_source_runs: template.data_source_runs.map((run) => ({
+        ...run,
+        id: `dsr_PARTNER${n}`,
+        ...(i === 7 ? { status: 'definitive_error' as const, succeeded_at: null } : {}),
+      })),
       raised_alerts:
         i % 3 === 0
-          ? [{ id: `rlal_PARTNER${n}`, name: `Alert of partner ${n}`, severity: SEVERITIES[i % 4] ?? 'low', entity_validation_id: evl, data_source_run_batch_id: batchId }]
+          ? [
+              {
+                id: `rlal_PARTNER${n}`,
+                name: `Alert of partner ${n}`,
+                severity: SEVERITIES[i % 4] ?? 'low',
+                entity_validation_id: evl,
+                data_source_run_batch_id: batchId,
+              },
+            ]
           : [],
     });
   }

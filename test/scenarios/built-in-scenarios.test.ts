@@ -20,7 +20,9 @@ const NAMES = [
 /** How each scenario is played for its comment block: missing-input-data gets its input at 2:00, as the comment says. */
 const PLAY: Record<string, TimelineOptions> = { 'missing-input-data': { inputAt: 120_000 } };
 
-const files = readdirSync(BUILT_IN_SCENARIOS_DIR).filter((name) => /\.(ya?ml|json)$/.test(name)).sort();
+const files = readdirSync(BUILT_IN_SCENARIOS_DIR)
+  .filter((name) => /\.(ya?ml|json)$/.test(name))
+  .sort();
 const scenarios = files.map((name) => {
   const file = path.join(BUILT_IN_SCENARIOS_DIR, name);
   const result = loadScenarioFile(file);
@@ -29,7 +31,10 @@ const scenarios = files.map((name) => {
 });
 
 function everyEntity(scenario: Scenario): Array<ScenarioPartner | Scenario['entity']> {
-  const walk = (entity: ScenarioPartner | Scenario['entity']): Array<ScenarioPartner | Scenario['entity']> => [entity, ...(entity.partners ?? []).flatMap(walk)];
+  const walk = (entity: ScenarioPartner | Scenario['entity']): Array<ScenarioPartner | Scenario['entity']> => [
+    entity,
+    ...(entity.partners ?? []).flatMap(walk),
+  ];
   return walk(scenario.entity);
 }
 
@@ -41,7 +46,7 @@ test('the built-in library holds exactly the ten documented scenarios, one file 
   expect(library.list().every((summary) => summary.builtIn)).toBe(true);
 });
 
-test('no TIN appears in two built-in scenarios, whether claimed or a partner\'s', () => {
+test("no TIN appears in two built-in scenarios, whether claimed or a partner's", () => {
   const owners = new Map<string, string>();
   for (const { scenario } of scenarios) {
     const tins = new Set([...scenarioTins(scenario), ...everyEntity(scenario).map((entity) => entity.tin)]);
@@ -58,38 +63,50 @@ test.each(scenarios.map(({ scenario }) => [scenario.name, scenario] as const))('
   }
 });
 
-test.each(scenarios.map(({ scenario, text }) => [scenario.name, scenario, text] as const))('%s begins with a comment block naming what it shows, its spec section and its TINs', (_name, scenario, text) => {
-  const header = text.slice(0, text.indexOf('\nname:'));
-  expect(header.split('\n').every((line) => line.startsWith('#'))).toBe(true);
-  expect(header).toMatch(/^# Shows: [\s\S]*spec §\d[\s\S]*^# TINs: /m);
-  for (const tin of scenarioTins(scenario)) expect(header).toMatch(new RegExp(`^# TINs: ${tin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} selects this scenario`, 'm'));
-});
+test.each(scenarios.map(({ scenario, text }) => [scenario.name, scenario, text] as const))(
+  '%s begins with a comment block naming what it shows, its spec section and its TINs',
+  (_name, scenario, text) => {
+    const header = text.slice(0, text.indexOf('\nname:'));
+    expect(header.split('\n').every((line) => line.startsWith('#'))).toBe(true);
+    expect(header).toMatch(/^# Shows: [\s\S]*spec §\d[\s\S]*^# TINs: /m);
+    for (const tin of scenarioTins(scenario))
+      expect(header).toMatch(new RegExp(`^# TINs: ${tin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} selects this scenario`, 'm'));
+  },
+);
 
-test.each(scenarios.map(({ scenario, text }) => [scenario.name, scenario, text] as const))('%s lists in its comment block the events it plays, in order, with their times', (name, scenario, text) => {
-  const events = expectedEvents(scenario, PLAY[name] ?? {});
-  expect(commentedEvents(text)).toEqual(events.map((event) => [formatTime(event.at), event.type]));
-  // Events that the engine could order either way would make the list a guess.
-  expect(ambiguousTies(events)).toEqual([]);
-});
+test.each(scenarios.map(({ scenario, text }) => [scenario.name, scenario, text] as const))(
+  '%s lists in its comment block the events it plays, in order, with their times',
+  (name, scenario, text) => {
+    const events = expectedEvents(scenario, PLAY[name] ?? {});
+    expect(commentedEvents(text)).toEqual(events.map((event) => [formatTime(event.at), event.type]));
+    // Events that the engine could order either way would make the list a guess.
+    expect(ambiguousTies(events)).toEqual([]);
+  },
+);
 
-test.each(scenarios.map(({ scenario }) => [scenario.name, scenario] as const))('%s completes within 1 to 3 simulated minutes, unless waiting is its point', (name, scenario) => {
-  const events = expectedEvents(scenario, PLAY[name] ?? {});
-  const last = events[events.length - 1]!;
-  if (name === 'missing-input-data') {
-    // Without input, the tree never completes: no batch ready, no report.
-    expect(expectedEvents(scenario).map((event) => event.type)).not.toContain('data_source_run_batch.ready');
-    return;
-  }
-  expect(last.at).toBeGreaterThanOrEqual(60_000);
-  expect(last.at).toBeLessThanOrEqual(180_000);
-});
+test.each(scenarios.map(({ scenario }) => [scenario.name, scenario] as const))(
+  '%s completes within 1 to 3 simulated minutes, unless waiting is its point',
+  (name, scenario) => {
+    const events = expectedEvents(scenario, PLAY[name] ?? {});
+    const last = events[events.length - 1]!;
+    if (name === 'missing-input-data') {
+      // Without input, the tree never completes: no batch ready, no report.
+      expect(expectedEvents(scenario).map((event) => event.type)).not.toContain('data_source_run_batch.ready');
+      return;
+    }
+    expect(last.at).toBeGreaterThanOrEqual(60_000);
+    expect(last.at).toBeLessThanOrEqual(180_000);
+  },
+);
 
 test('large-tree has 50 partners, each with one or two runs', () => {
   const large = scenarios.find(({ scenario }) => scenario.name === 'large-tree')!.scenario;
   expect(large.entity.partners).toHaveLength(50);
   for (const partner of large.entity.partners!) expect(partner.runs.length).toBeGreaterThanOrEqual(1);
   for (const partner of large.entity.partners!) expect(partner.runs.length).toBeLessThanOrEqual(2);
-  expect(new Set(large.entity.partners!.flatMap((partner) => partner.runs.map((run) => run.outcomes.reduce((sum, outcome) => sum + outcome.after, 0)))).size).toBeGreaterThan(40);
+  expect(
+    new Set(large.entity.partners!.flatMap((partner) => partner.runs.map((run) => run.outcomes.reduce((sum, outcome) => sum + outcome.after, 0)))).size,
+  ).toBeGreaterThan(40);
 });
 
 test('the scenarios that show failures fail where their names say', () => {
@@ -102,6 +119,11 @@ test('the scenarios that show failures fail where their names say', () => {
   expect(byName.get('information-request')!.information_request).toMatchObject({ always: true });
   expect(byName.get('cl-formation')!.entity.formation!.stakeholders.some((stakeholder) => stakeholder.faculties.length > 0)).toBe(true);
   for (const name of ['happy-no-partners', 'happy-partners', 'legacy-webhook', 'cl-formation', 'information-request', 'large-tree']) {
-    expect([name, everyEntity(byName.get(name)!).flatMap(statuses).filter((status) => status !== 'succeeded' && status !== 'temporary_error')]).toEqual([name, []]);
+    expect([
+      name,
+      everyEntity(byName.get(name)!)
+        .flatMap(statuses)
+        .filter((status) => status !== 'succeeded' && status !== 'temporary_error'),
+    ]).toEqual([name, []]);
   }
 });

@@ -52,7 +52,8 @@ export function expectedEvents(scenario: Scenario, options: TimelineOptions = {}
   const waiting: RunState[] = [];
 
   const label = (entity: Entity) => (entity.display_name ?? `${entity.name} ${entity.surname}`).trim();
-  const discoveryRun = (entity: Entity) => entity.partners_discovered_by ?? entity.runs.find((run) => run.type.endsWith('/registry'))?.type ?? entity.runs[0]!.type;
+  const discoveryRun = (entity: Entity) =>
+    entity.partners_discovered_by ?? entity.runs.find((run) => run.type.endsWith('/registry'))?.type ?? entity.runs[0]!.type;
   const terminal = (run: RunState) => run.status === 'succeeded' || run.status === 'definitive_error';
 
   const addEntity = (entity: Entity, main: boolean) => {
@@ -89,7 +90,8 @@ export function expectedEvents(scenario: Scenario, options: TimelineOptions = {}
     }
     const all = entities.flatMap((each) => each.runs);
     if (all.every(terminal) && !all.some((each) => each.status === 'definitive_error')) {
-      if (childBatchesReady) emit('data_source_run_batch.child_batches_ready', `${entities.length - 1} ${entities.length === 2 ? 'child batch' : 'child batches'}`);
+      if (childBatchesReady)
+        emit('data_source_run_batch.child_batches_ready', `${entities.length - 1} ${entities.length === 2 ? 'child batch' : 'child batches'}`);
       schedule(now + scenario.report_after, () => emit('data_source_run_batch.consolidated_report_ready', 'the whole tree'));
     }
   };

@@ -16,7 +16,11 @@ function statuses(scenario: Scenario): string[] {
 const CL_COMPANIES = Array.from({ length: 60 }, (_, index) => formatRut(76_100_000 + index * 7_919));
 
 test('gives the same TIN the same scenario, deep-equal and byte-identical', () => {
-  for (const input of [{ tin: '76543210-3', country: 'CL' }, { tin: '98-7654321', country: 'US' }, { tin: 'XAXX010101000', country: 'MX' }]) {
+  for (const input of [
+    { tin: '76543210-3', country: 'CL' },
+    { tin: '98-7654321', country: 'US' },
+    { tin: 'XAXX010101000', country: 'MX' },
+  ]) {
     const first = generateScenario(input);
     const second = generateScenario({ ...input });
     expect(second).toEqual(first);
@@ -34,7 +38,11 @@ test('gives different TINs different scenarios', () => {
 });
 
 test('names the scenario after the TIN and claims only that TIN', () => {
-  expect(generateScenario({ tin: '76.543.210-3', country: 'CL' })).toMatchObject({ name: 'generated-76-543-210-3', tins: ['76.543.210-3'], entity: { tin: '76.543.210-3', country: 'CL' } });
+  expect(generateScenario({ tin: '76.543.210-3', country: 'CL' })).toMatchObject({
+    name: 'generated-76-543-210-3',
+    tins: ['76.543.210-3'],
+    entity: { tin: '76.543.210-3', country: 'CL' },
+  });
   expect(generateScenario({ tin: '¿?', country: 'DE' }).name).toMatch(/^generated-tin-[0-9a-f]{8}$/);
 });
 
@@ -87,7 +95,12 @@ test('generates a Chilean person, without partners, for a RUT below 50 million',
 });
 
 test('generates other countries with <cc>/registry, <cc>/sanctions and <cc>/tax', () => {
-  for (const [tin, country] of [['98-7654321', 'US'], ['XAXX010101000', 'MX'], ['900123456-7', 'CO'], ['DE123456789', 'DE']] as const) {
+  for (const [tin, country] of [
+    ['98-7654321', 'US'],
+    ['XAXX010101000', 'MX'],
+    ['900123456-7', 'CO'],
+    ['DE123456789', 'DE'],
+  ] as const) {
     const tree = generateScenario({ tin, country });
     const cc = country.toLowerCase();
     expect(tree.entity.runs.map((run) => run.type)).toEqual([`${cc}/registry`, `${cc}/sanctions`, `${cc}/tax`]);
@@ -97,7 +110,9 @@ test('generates other countries with <cc>/registry, <cc>/sanctions and <cc>/tax'
 });
 
 test('refuses a country or TIN a create call could not carry', () => {
-  expect(() => generateScenario({ tin: '76543210-3', country: 'cl' })).toThrow(/cannot generate a scenario for TIN "76543210-3" and country "cl": \$: must be a two-letter upper-case country code/);
+  expect(() => generateScenario({ tin: '76543210-3', country: 'cl' })).toThrow(
+    /cannot generate a scenario for TIN "76543210-3" and country "cl": \$: must be a two-letter upper-case country code/,
+  );
   expect(() => generateScenario({ tin: '', country: 'CL' })).toThrow(/must not be empty/);
 });
 
@@ -116,7 +131,11 @@ test('always generates a tree the Scenario schema accepts, with durations of 5 t
         const durations = everyEntity(tree.entity).flatMap((entity) => entity.runs.flatMap((run) => run.outcomes.map((outcome) => outcome.after)));
         expect(durations.every((after) => after >= 5_000 && after <= 60_000)).toBe(true);
         expect(tree.entity.partners?.length ?? 0).toBeLessThanOrEqual(3);
-        expect(everyEntity(tree.entity).flatMap((entity) => entity.alerts).every((alert) => alert.severity === 'medium' || alert.severity === 'high')).toBe(true);
+        expect(
+          everyEntity(tree.entity)
+            .flatMap((entity) => entity.alerts)
+            .every((alert) => alert.severity === 'medium' || alert.severity === 'high'),
+        ).toBe(true);
       },
     ),
     { numRuns: 300 },

@@ -176,7 +176,9 @@ test('reports a key given twice as a YAML error on the second one', () => {
 });
 
 test('reports every issue of a file in file order, not only the first', () => {
-  const text = VALID.replace('raised_by: cl/sii', 'raised_by: cl/pep').replace('outcomes: [{ succeeded: 40s }]', 'outcomes: [{ temporary_error: 40s }]').replace('name: partner-fail', 'name: Partner Fail');
+  const text = VALID.replace('raised_by: cl/sii', 'raised_by: cl/pep')
+    .replace('outcomes: [{ succeeded: 40s }]', 'outcomes: [{ temporary_error: 40s }]')
+    .replace('name: partner-fail', 'name: Partner Fail');
   const result = loadScenarioFile(write('many.yaml', text));
   if (result.ok) throw new Error('expected issues');
   expect(result.issues.map((issue) => issue.path)).toEqual(['$.name', '$.entity.alerts[0].raised_by', '$.entity.partners[0].runs[0].outcomes[0]']);
@@ -184,7 +186,21 @@ test('reports every issue of a file in file order, not only the first', () => {
 });
 
 test('reads JSON files and points at their lines', () => {
-  const json = JSON.stringify({ name: 'as-json', description: 'JSON works too', entity: { tin: '76457968-2', country: 'CL', category: 'business', name: 'Comercial Prueba SpA', runs: [{ type: 'cl/sii', outcomes: [{ succeded: '20s' }] }] } }, null, 2);
+  const json = JSON.stringify(
+    {
+      name: 'as-json',
+      description: 'JSON works too',
+      entity: {
+        tin: '76457968-2',
+        country: 'CL',
+        category: 'business',
+        name: 'Comercial Prueba SpA',
+        runs: [{ type: 'cl/sii', outcomes: [{ succeded: '20s' }] }],
+      },
+    },
+    null,
+    2,
+  );
   const result = loadScenarioFile(write('as-json.json', json));
   if (result.ok) throw new Error('expected issues');
   expect(result.issues).toEqual([expect.objectContaining({ path: '$.entity.runs[0].outcomes[0].succeded', line: lineOf(json, '"succeded"') })]);

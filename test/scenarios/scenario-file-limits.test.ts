@@ -68,13 +68,25 @@ test('loadScenarioFile refuses a FIFO at once with an issue naming what it is', 
   const started = Date.now();
   const result = loadScenarioFile(file);
   expect(Date.now() - started).toBeLessThan(1_000);
-  expect(result).toMatchObject({ ok: false, file, issues: [{ file, path: '$', code: 'not_a_regular_file', message: expect.stringContaining('is a FIFO (named pipe), not a regular file') }] });
+  expect(result).toMatchObject({
+    ok: false,
+    file,
+    issues: [{ file, path: '$', code: 'not_a_regular_file', message: expect.stringContaining('is a FIFO (named pipe), not a regular file') }],
+  });
 }, 5_000);
 
 test('loadScenarioFile refuses a directory named like a scenario file', () => {
   const dir = path.join(directory(), 'folder.yaml');
   mkdirSync(dir);
-  expect(loadScenarioFile(dir)).toMatchObject({ ok: false, issues: [{ code: 'not_a_regular_file', message: expect.stringMatching(/^is a directory, not a regular file; a scenario is read from a regular YAML or JSON file/) }] });
+  expect(loadScenarioFile(dir)).toMatchObject({
+    ok: false,
+    issues: [
+      {
+        code: 'not_a_regular_file',
+        message: expect.stringMatching(/^is a directory, not a regular file; a scenario is read from a regular YAML or JSON file/),
+      },
+    ],
+  });
 });
 
 test('loadScenarioFile refuses a file one byte over MAX_SCENARIO_FILE_BYTES with its size and the limit', () => {
@@ -101,7 +113,10 @@ test('parseScenarioSource holds posted text to the same limit, which equals the 
   expect(MAX_SCENARIO_FILE_BYTES).toBe(DEFAULT_BODY_LIMIT);
   const text = `${scenarioText('posted', '11111111-1')}#${'x'.repeat(MAX_SCENARIO_FILE_BYTES)}\n`;
   const result = parseScenarioSource({ text, file: 'POST /_mock/scenarios' });
-  expect(result).toMatchObject({ ok: false, issues: [{ path: '$', code: 'too_large', message: expect.stringContaining(`over the limit of 1 MiB (${MAX_SCENARIO_FILE_BYTES} bytes)`) }] });
+  expect(result).toMatchObject({
+    ok: false,
+    issues: [{ path: '$', code: 'too_large', message: expect.stringContaining(`over the limit of 1 MiB (${MAX_SCENARIO_FILE_BYTES} bytes)`) }],
+  });
 });
 
 test('loadDirectory reports a FIFO and a directory named *.yaml as errors, without blocking, and adds nothing', () => {

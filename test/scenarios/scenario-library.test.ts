@@ -42,7 +42,11 @@ test('loads yaml, yml and json files of a directory in name order and ignores ot
   const dir = directoryWith({
     'b.yml': scenarioText('second', '9100001-1'),
     'a.yaml': scenarioText('first', '9100002-K'),
-    'c.json': JSON.stringify({ name: 'third', description: 'json', entity: { tin: '9100003-8', country: 'CL', category: 'person', name: 'Ana', runs: [{ type: 'cl/pep', outcomes: [{ succeeded: 5 }] }] } }),
+    'c.json': JSON.stringify({
+      name: 'third',
+      description: 'json',
+      entity: { tin: '9100003-8', country: 'CL', category: 'person', name: 'Ana', runs: [{ type: 'cl/pep', outcomes: [{ succeeded: 5 }] }] },
+    }),
     'notes.txt': 'not a scenario',
   });
   const library = new ScenarioLibrary();
@@ -66,7 +70,9 @@ test('reports a TIN claimed by two files with the line of the TIN and the scenar
   const dir = directoryWith({ 'a.yaml': scenarioText('one', '9300001-7'), 'b.yaml': scenarioText('two', '9.300.001-7') });
   const error = loadError(new ScenarioLibrary(), dir);
   expect(error.issues).toEqual([expect.objectContaining({ file: path.join(dir, 'b.yaml'), line: 3, path: '$.tins[0]', code: 'duplicate_scenario_tin' })]);
-  expect(error.issues[0]!.message).toMatch(/^TIN 9\.300\.001-7 is already claimed by scenario "one" \(.*a\.yaml\); a TIN selects one scenario, so give "two" another TIN$/);
+  expect(error.issues[0]!.message).toMatch(
+    /^TIN 9\.300\.001-7 is already claimed by scenario "one" \(.*a\.yaml\); a TIN selects one scenario, so give "two" another TIN$/,
+  );
 });
 
 test('reports the issues of every bad file of a directory in one error and adds none of its scenarios', () => {
@@ -89,7 +95,9 @@ test('refuses a directory scenario named like a built-in one unless override is 
   const library = ScenarioLibrary.builtIn();
   const dir = directoryWith({ 'mine.yaml': scenarioText('happy-partners', '9500001-2') });
   const error = loadError(library, dir);
-  expect(error.issues[0]!.message).toMatch(/^scenario name "happy-partners" is already used by the built-in scenario \(.*happy-partners\.yaml\); rename this scenario, or load its directory with override: true/);
+  expect(error.issues[0]!.message).toMatch(
+    /^scenario name "happy-partners" is already used by the built-in scenario \(.*happy-partners\.yaml\); rename this scenario, or load its directory with override: true/,
+  );
   expect(library.forTin('76920415-6')?.name).toBe('happy-partners');
 
   library.loadDirectory(dir, { override: true });
@@ -113,10 +121,27 @@ test('adds a scenario at run time and refuses a taken name or TIN, naming the sc
   expect(library.list().find((summary) => summary.name === fresh.name)).toMatchObject({ source: 'POST /_mock/scenarios', builtIn: false });
 
   const sameName = library.add({ ...generateScenario({ tin: '9700002-7', country: 'CL' }), name: 'happy-partners' });
-  expect(sameName).toEqual({ ok: false, issues: [expect.objectContaining({ path: '$.name', code: 'duplicate_scenario_name', message: expect.stringMatching(/"happy-partners" is already used by the built-in scenario/) })] });
+  expect(sameName).toEqual({
+    ok: false,
+    issues: [
+      expect.objectContaining({
+        path: '$.name',
+        code: 'duplicate_scenario_name',
+        message: expect.stringMatching(/"happy-partners" is already used by the built-in scenario/),
+      }),
+    ],
+  });
 
   const takenTin = library.add({ ...generateScenario({ tin: '9700003-5', country: 'CL' }), tins: ['76086428-5'] });
-  expect(takenTin).toEqual({ ok: false, issues: [expect.objectContaining({ path: '$.tins[0]', message: expect.stringMatching(/^TIN 76086428-5 is already claimed by scenario "partner-definitive-error"/) })] });
+  expect(takenTin).toEqual({
+    ok: false,
+    issues: [
+      expect.objectContaining({
+        path: '$.tins[0]',
+        message: expect.stringMatching(/^TIN 76086428-5 is already claimed by scenario "partner-definitive-error"/),
+      }),
+    ],
+  });
 
   const replaced = library.add({ ...fresh, description: 'replaced' }, { override: true });
   expect(replaced.ok).toBe(true);

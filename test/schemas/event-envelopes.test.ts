@@ -34,7 +34,10 @@ test('an envelope is checked against the schema of its own type', () => {
   const body = { type: 'data_source_run_batch.ready', data_source_run_batch: EVENT_EXAMPLES['data_source_run_batch.data_source_run.ready']().data_source_run };
   const result = parseWith(WebhookEventBody, body);
   expect(result.ok).toBe(false);
-  if (!result.ok) expect(result.issues.map((issue) => issue.path)).toEqual(expect.arrayContaining(['$.data_source_run_batch.runs_succeeded', '$.data_source_run_batch.child_batches']));
+  if (!result.ok)
+    expect(result.issues.map((issue) => issue.path)).toEqual(
+      expect.arrayContaining(['$.data_source_run_batch.runs_succeeded', '$.data_source_run_batch.child_batches']),
+    );
 });
 
 test('an unknown event type is refused at $.type', () => {

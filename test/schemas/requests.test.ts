@@ -11,7 +11,11 @@ test('a create body wrapped in entity_validation yields the same fields', () => 
 });
 
 test('a create body with information_request and HTTPS webhooks is accepted', () => {
-  const body = { ...fields, webhook_url: 'https://client.example.com/hooks', information_request: { template_id: 'irt_01JD', webhook_url: 'https://client.example.com/ir' } };
+  const body = {
+    ...fields,
+    webhook_url: 'https://client.example.com/hooks',
+    information_request: { template_id: 'irt_01JD', webhook_url: 'https://client.example.com/ir' },
+  };
   expect(parseEntityValidationCreate(body).ok).toBe(true);
 });
 
@@ -61,11 +65,19 @@ test('JSON paths quote keys that are not identifiers', () => {
 });
 
 test('with allowHttpWebhooks, plain-http legacy webhook URLs pass in both forms and unknown fields are still reported', () => {
-  const body = { tin: '1-9', country: 'CL', webhook_url: 'http://127.0.0.1:3000/hooks', information_request: { template_id: 'irt_x', webhook_url: 'http://127.0.0.1:3000/ir' } };
+  const body = {
+    tin: '1-9',
+    country: 'CL',
+    webhook_url: 'http://127.0.0.1:3000/hooks',
+    information_request: { template_id: 'irt_x', webhook_url: 'http://127.0.0.1:3000/ir' },
+  };
   expect(parseEntityValidationCreate(body)).toMatchObject({ ok: false });
   expect(parseEntityValidationCreate(body, { allowHttpWebhooks: true })).toEqual({ ok: true, value: body });
   expect(parseEntityValidationCreate({ entity_validation: body }, { allowHttpWebhooks: true })).toEqual({ ok: true, value: body });
   const extra = parseEntityValidationCreate({ entity_validation: { ...body, extra: 1 } }, { allowHttpWebhooks: true });
   expect(extra).toMatchObject({ ok: false, issues: [{ path: '$.entity_validation.extra', code: 'unknown_field' }] });
-  expect(parseEntityValidationCreate({ ...body, webhook_url: 'ftp://127.0.0.1/x' }, { allowHttpWebhooks: true })).toMatchObject({ ok: false, issues: [{ path: '$.webhook_url' }] });
+  expect(parseEntityValidationCreate({ ...body, webhook_url: 'ftp://127.0.0.1/x' }, { allowHttpWebhooks: true })).toMatchObject({
+    ok: false,
+    issues: [{ path: '$.webhook_url' }],
+  });
 });

@@ -108,7 +108,11 @@ const CASES: Case[] = [
       { what: 'bad country', change: (b) => (b.country = 'cl'), path: '$.country' },
       { what: 'bad risk level', change: (b) => (b.related_entities[0].risk_level = 'extreme'), path: '$.related_entities[0].risk_level' },
       { what: 'bad timestamp', change: (b) => (b.created_at = '2026-01-15T10:00:00.000+01:00'), path: '$.created_at' },
-      { what: 'http legacy webhook', change: (b) => (b.webhook = { ...legacyWebhook(), webhook_url: 'http://client.example.com/hooks' }), path: '$.webhook.webhook_url' },
+      {
+        what: 'http legacy webhook',
+        change: (b) => (b.webhook = { ...legacyWebhook(), webhook_url: 'http://client.example.com/hooks' }),
+        path: '$.webhook.webhook_url',
+      },
     ],
   },
   {
@@ -209,9 +213,7 @@ test.each(CASES)('$name accepts its realistic example', ({ schema, example }) =>
   expect(parseWith(schema, example())).toEqual({ ok: true, value: example() });
 });
 
-const BREAKAGES = CASES.flatMap(({ name, schema, example, breakages }) =>
-  breakages.map((breakage) => ({ name, schema, example, ...breakage })),
-);
+const BREAKAGES = CASES.flatMap(({ name, schema, example, breakages }) => breakages.map((breakage) => ({ name, schema, example, ...breakage })));
 
 test.each(BREAKAGES)('$name rejects $what, naming $path', ({ schema, example, change, path }) => {
   const body = example() as Json;

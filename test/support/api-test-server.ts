@@ -75,7 +75,8 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     async advance(seconds) {
       expectOk(await json('POST', '/_mock/clock/advance', { seconds }), 200, 'clock advance');
     },
-    token: (fields) => call('/oauth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() }),
+    token: (fields) =>
+      call('/oauth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() }),
     async close() {
       client.close();
       await server.close();

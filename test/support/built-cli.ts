@@ -20,7 +20,7 @@ function newest(dir: string): number {
  * (after `npm ci`, `prepare` has built it and nothing happens). Call it in `beforeAll` with a long timeout.
  */
 export function buildCliIfStale(): void {
-  let built = 0;
+  let built: number;
   try {
     built = statSync(join(ROOT, 'dist', 'cli', 'main.js')).mtimeMs;
   } catch {

@@ -1,6 +1,15 @@
 import type { EngineEvent } from '../../src/engine';
 import { createMock, type Mock, type MockOptions } from '../../src/http';
-import { BvsMockConfig, DEFAULT_ORGANIZATION, DeliveryEvent, EVENT_SCHEMAS, formatIssues, parseWith, type EntityValidationCreateFields, type EventType } from '../../src/schemas';
+import {
+  BvsMockConfig,
+  DEFAULT_ORGANIZATION,
+  DeliveryEvent,
+  EVENT_SCHEMAS,
+  formatIssues,
+  parseWith,
+  type EntityValidationCreateFields,
+  type EventType,
+} from '../../src/schemas';
 import type { ReceivedWebhook } from '../../src/testing';
 
 /** A mock with every event the engine emitted collected, in emission order. */
@@ -105,6 +114,12 @@ export function expectedBackoffSeconds(retries: number): number[] {
  */
 export function defaultOrganizationWith(endpoints: Array<Record<string, unknown>>, settings: Record<string, unknown> = {}): BvsMockConfig {
   return BvsMockConfig.parse({
-    organizations: [{ ...DEFAULT_ORGANIZATION, settings: { ...DEFAULT_ORGANIZATION.settings, ...settings }, webhook_endpoints: endpoints.map((endpoint, index) => ({ name: `endpoint-${index + 1}`, ...endpoint })) }],
+    organizations: [
+      {
+        ...DEFAULT_ORGANIZATION,
+        settings: { ...DEFAULT_ORGANIZATION.settings, ...settings },
+        webhook_endpoints: endpoints.map((endpoint, index) => ({ name: `endpoint-${index + 1}`, ...endpoint })),
+      },
+    ],
   });
 }

@@ -26,7 +26,11 @@ export const FIFO_GUARD_MS = 4_000;
 export function guardedFifo(dir: string, name: string): GuardedFifo {
   const file = path.join(dir, name);
   execFileSync('mkfifo', [file]);
-  const guard: ChildProcess = spawn(process.execPath, ['-e', `setTimeout(() => { const fs = require('node:fs'); fs.closeSync(fs.openSync(process.argv[1], 'w')); }, ${FIFO_GUARD_MS});`, file], { stdio: 'ignore' });
+  const guard: ChildProcess = spawn(
+    process.execPath,
+    ['-e', `setTimeout(() => { const fs = require('node:fs'); fs.closeSync(fs.openSync(process.argv[1], 'w')); }, ${FIFO_GUARD_MS});`, file],
+    { stdio: 'ignore' },
+  );
   return {
     file,
     release() {

@@ -62,14 +62,23 @@ export function httpClient(options: HttpClientOptions): HttpClient {
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     request(target, call = {}) {
       const url = new URL(target, base);
-      if (url.host !== base.host || url.protocol !== base.protocol) throw new Error(`httpClient: ${target} is not on ${base.origin}; tests only call the server they started`);
+      if (url.host !== base.host || url.protocol !== base.protocol)
+        throw new Error(`httpClient: ${target} is not on ${base.origin}; tests only call the server they started`);
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(call.headers ?? {})) if (value !== undefined) headers[name] = value;
       if (call.body !== undefined) headers['content-length'] = String(Buffer.byteLength(call.body));
       const send = secure ? httpsRequest : httpRequest;
       return new Promise<HttpAnswer>((resolve, reject) => {
         const outgoing = send(
-          { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: call.method ?? 'GET', headers, agent, ...(secure ? { ca: options.ca ?? undefined } : {}) },
+          {
+            host: url.hostname,
+            port: url.port,
+            path: `${url.pathname}${url.search}`,
+            method: call.method ?? 'GET',
+            headers,
+            agent,
+            ...(secure ? { ca: options.ca ?? undefined } : {}),
+          },
           (response) => {
             const chunks: Buffer[] = [];
             response.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -39,7 +39,11 @@ export async function seedResources(t: TestServer, key = DEFAULT_API_KEY, organi
   const has = (operation: string) => allRoutes().some((route) => route.operation === operation);
   let webhookEndpoint = 'whe_none';
   if (has('control.webhook_endpoints.create')) {
-    const answer = await t.json('POST', `/_mock/webhook_endpoints?organization_id=${organization}`, { name: 'fixture', url: 'https://127.0.0.1:9/fixture', enabled: false });
+    const answer = await t.json('POST', `/_mock/webhook_endpoints?organization_id=${organization}`, {
+      name: 'fixture',
+      url: 'https://127.0.0.1:9/fixture',
+      enabled: false,
+    });
     webhookEndpoint = answer.json<{ webhook_endpoint?: { id?: string } }>().webhook_endpoint?.id ?? webhookEndpoint;
   }
   const created = await t.create({ tin: CL_FORMATION_TIN, country: 'CL', information_request: { template_id: 'irt_seed' } }, { key });
@@ -71,7 +75,13 @@ export async function seedResources(t: TestServer, key = DEFAULT_API_KEY, organi
 
 /** Every route of bvs-mock (`allRoutes()`), with its path parameters replaced by the real ids. */
 export function concreteRoutes(ids: ResourceIds): ConcreteRoute[] {
-  return allRoutes().map((route) => ({ method: route.method, path: concretePath(route.pattern, ids), pattern: route.pattern, operation: route.operation, access: route.access.kind }));
+  return allRoutes().map((route) => ({
+    method: route.method,
+    path: concretePath(route.pattern, ids),
+    pattern: route.pattern,
+    operation: route.operation,
+    access: route.access.kind,
+  }));
 }
 
 /** A pattern with its parameters replaced: `:id` by the id its collection holds, `:file` by a signed file URL. */

@@ -24,7 +24,7 @@ afterAll(async () => {
   mock.dispose();
 });
 
-test('bvs-mock mounted in an express app answers the API next to the app\'s own routes', async () => {
+test("bvs-mock mounted in an express app answers the API next to the app's own routes", async () => {
   expect(await (await fetch(`${base}/own-route`)).json()).toEqual({ mine: true });
   const created = await fetch(`${base}/api/v2/entity_validations`, {
     method: 'POST',

@@ -11,7 +11,28 @@ const LEGAL_FORMS = [
 const TRADES = ['Comercial', 'Inversiones', 'Constructora', 'Servicios', 'Transportes', 'Agrícola', 'Distribuidora', 'Inmobiliaria', 'Importadora', 'Sociedad'];
 
 /** Places and landmarks Chilean companies are often named after. */
-const PLACES = ['Andes', 'Pacífico', 'Los Lagos', 'Maipo', 'Biobío', 'Atacama', 'Austral', 'Cordillera', 'Aconcagua', 'Elqui', 'Llanquihue', 'Patagonia', 'Araucanía', 'Tamarugal', 'Limarí', 'Valle Central', 'Los Ríos', 'Quillota', 'Chiloé', 'Cachapoal'];
+const PLACES = [
+  'Andes',
+  'Pacífico',
+  'Los Lagos',
+  'Maipo',
+  'Biobío',
+  'Atacama',
+  'Austral',
+  'Cordillera',
+  'Aconcagua',
+  'Elqui',
+  'Llanquihue',
+  'Patagonia',
+  'Araucanía',
+  'Tamarugal',
+  'Limarí',
+  'Valle Central',
+  'Los Ríos',
+  'Quillota',
+  'Chiloé',
+  'Cachapoal',
+];
 
 /** A Chilean company name and its legal form. */
 export interface ChileanCompanyName {

@@ -56,7 +56,8 @@ const ALERTS: Record<string, string[]> = {
 export function generateScenario(options: GenerateScenarioOptions): Scenario {
   const parsed = parseWith(Scenario, generateScenarioInput(options));
   // Unreachable unless this generator has a bug; say so plainly rather than play a broken tree.
-  if (!parsed.ok) throw new Error(`bvs-mock: the scenario generated for TIN ${options.tin} is invalid (a bug in generate-scenario.ts):\n${formatIssues(parsed.issues)}`);
+  if (!parsed.ok)
+    throw new Error(`bvs-mock: the scenario generated for TIN ${options.tin} is invalid (a bug in generate-scenario.ts):\n${formatIssues(parsed.issues)}`);
   return parsed.value;
 }
 
@@ -70,7 +71,10 @@ export function generateScenario(options: GenerateScenarioOptions): Scenario {
 export function generateScenarioInput({ tin, country }: GenerateScenarioOptions): ScenarioInput {
   const checked = [parseWith(Tin, tin), parseWith(CountryCode, country)];
   for (const result of checked) {
-    if (!result.ok) throw new Error(`bvs-mock: cannot generate a scenario for TIN ${JSON.stringify(tin)} and country ${JSON.stringify(country)}: ${formatIssues(result.issues)}`);
+    if (!result.ok)
+      throw new Error(
+        `bvs-mock: cannot generate a scenario for TIN ${JSON.stringify(tin)} and country ${JSON.stringify(country)}: ${formatIssues(result.issues)}`,
+      );
   }
 
   const faker = seededFaker({ tin, country });
@@ -113,7 +117,10 @@ function generatePartner(faker: Faker, { country, used }: { country: string; use
   used.add(tinKey(tin));
 
   const identity = category === 'person' ? personIdentity(faker) : businessIdentity(faker, country);
-  const base = category === 'person' ? [`${cc}/${cc === 'cl' ? 'pep' : 'sanctions'}`, `${cc}/${cc === 'cl' ? 'sii' : 'tax'}`] : [`${cc}/registry`, `${cc}/${cc === 'cl' ? 'sii' : 'sanctions'}`];
+  const base =
+    category === 'person'
+      ? [`${cc}/${cc === 'cl' ? 'pep' : 'sanctions'}`, `${cc}/${cc === 'cl' ? 'sii' : 'tax'}`]
+      : [`${cc}/registry`, `${cc}/${cc === 'cl' ? 'sii' : 'sanctions'}`];
   const runTypes = base.slice(0, faker.number.int({ min: 1, max: 2 }));
   return {
     tin,
@@ -178,7 +185,10 @@ function describeTree(name: string, partners: number): string {
 
 /** A scenario name is kebab-case (src/schemas/scenario.ts); a TIN with nothing usable falls back to its hash. */
 function slug(tin: string): string {
-  const text = tin.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const text = tin
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   if (text !== '') return text;
   return `tin-${seedFromText(tin)[0]!.toString(16).padStart(8, '0')}`;
 }

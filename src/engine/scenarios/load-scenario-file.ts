@@ -65,7 +65,8 @@ export function loadScenarioFile(file: string): ScenarioFileResult {
     expected: 'a scenario file',
     whenTooLarge: WHEN_TOO_LARGE,
     // The loader of a directory reads every entry named like a scenario, so the entry may not be one the user named.
-    whenNotRegular: 'a scenario is read from a regular YAML or JSON file, so give the path of one; in a scenario directory, move this entry out or rename it so its name does not end in .yaml, .yml or .json',
+    whenNotRegular:
+      'a scenario is read from a regular YAML or JSON file, so give the path of one; in a scenario directory, move this entry out or rename it so its name does not end in .yaml, .yml or .json',
   });
   if (read.ok) return parseScenarioSource({ text: read.text, file });
   if (read.code !== 'unreadable') return { ok: false, file, cause: undefined, issues: [{ file, path: '$', code: read.code, message: read.message }] };
@@ -105,7 +106,20 @@ export function parseScenarioSource({ text, file }: ScenarioSource): ScenarioFil
   }
   const lineOf = (jsonPath: string) => lineOfJsonPath(document, lineCounter, jsonPath);
   if (value === null || value === undefined) {
-    return { ok: false, file, cause: undefined, issues: [{ file, line: 1, path: '$', code: 'empty_file', message: 'the file is empty; a scenario needs at least name, description and entity (see docs/scenarios.md)' }] };
+    return {
+      ok: false,
+      file,
+      cause: undefined,
+      issues: [
+        {
+          file,
+          line: 1,
+          path: '$',
+          code: 'empty_file',
+          message: 'the file is empty; a scenario needs at least name, description and entity (see docs/scenarios.md)',
+        },
+      ],
+    };
   }
 
   const parsed = Scenario.safeParse(value);

@@ -140,7 +140,12 @@ export class ScenarioLibrary {
         .sort()
         .map((name) => path.join(dir, name));
     } catch (error) {
-      const issue: ScenarioFileIssue = { file: dir, path: '$', code: 'unreadable_directory', message: `cannot read the scenario directory (${(error as Error).message}); give a directory of *.yaml files` };
+      const issue: ScenarioFileIssue = {
+        file: dir,
+        path: '$',
+        code: 'unreadable_directory',
+        message: `cannot read the scenario directory (${(error as Error).message}); give a directory of *.yaml files`,
+      };
       throw new ScenarioLibraryError([new ScenarioFileError(dir, [issue], { cause: error })]);
     }
 
@@ -157,7 +162,12 @@ export class ScenarioLibrary {
       const entry: Entry = { scenario: result.value, source: file, builtIn, fromFile: true, batch };
       const issues = staged.conflicts(entry, override);
       if (issues.length > 0) {
-        errors.push(new ScenarioFileError(file, issues.map((issue) => ({ ...issue, file, line: result.lineOf(issue.path) }))));
+        errors.push(
+          new ScenarioFileError(
+            file,
+            issues.map((issue) => ({ ...issue, file, line: result.lineOf(issue.path) })),
+          ),
+        );
         continue;
       }
       staged.put(entry);

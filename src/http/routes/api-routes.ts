@@ -31,7 +31,11 @@ export const apiRoutes: Route[] = [
       const allowHttpWebhooks = context.services.allowHttpWebhooks;
       const fields: EntityValidationCreateFields = checkBody(context, (value) => parseEntityValidationCreate(value, { allowHttpWebhooks }), body);
       const scenarioName = context.request.headers[SCENARIO_HEADER];
-      const result = context.services.engine.createValidation({ organizationId: context.organizationId, request: fields, scenarioName: scenarioName?.trim() || undefined });
+      const result = context.services.engine.createValidation({
+        organizationId: context.organizationId,
+        request: fields,
+        scenarioName: scenarioName?.trim() || undefined,
+      });
       if (!result.ok) {
         throw new ApiProblem('invalid_request', result.message, [{ path: '$headers["x-mock-scenario"]', code: result.code, message: result.message }]);
       }

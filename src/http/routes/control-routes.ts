@@ -1,10 +1,4 @@
-import {
-  ClockAdvanceRequest,
-  OrganizationOnlyRequest,
-  parseWith,
-  toIssues,
-  type OrganizationSettings,
-} from '../../schemas';
+import { ClockAdvanceRequest, OrganizationOnlyRequest, parseWith, toIssues, type OrganizationSettings } from '../../schemas';
 import { problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { encodeCursor, readPageQuery } from '../page-query';
@@ -48,7 +42,8 @@ function redactSettings(settings: OrganizationSettings): OrganizationSettings {
 function refuseRedacted(patch: Record<string, unknown>): void {
   if (patch.legacy_webhook_token === REDACTED_SECRET) throw problems.redactedSecret('$.legacy_webhook_token');
   const oauth = patch.oauth;
-  if (typeof oauth === 'object' && oauth !== null && (oauth as Record<string, unknown>).client_secret === REDACTED_SECRET) throw problems.redactedSecret('$.oauth.client_secret');
+  if (typeof oauth === 'object' && oauth !== null && (oauth as Record<string, unknown>).client_secret === REDACTED_SECRET)
+    throw problems.redactedSecret('$.oauth.client_secret');
 }
 
 /** The control API (docs/design.md): health, reset, the clock, organizations' settings, the journal, and the engine's levers. */
@@ -96,7 +91,12 @@ export const controlRoutes: Route[] = [
       const limit = clockLimit(clock.startedAt);
       const now = clock.now();
       if (now + ms > limit) {
-        throw problems.clockPastLimit({ seconds: body.seconds, now: new Date(now).toISOString(), limit: new Date(limit).toISOString(), maxSeconds: Math.max(0, Math.floor((limit - now) / 1000)) });
+        throw problems.clockPastLimit({
+          seconds: body.seconds,
+          now: new Date(now).toISOString(),
+          limit: new Date(limit).toISOString(),
+          maxSeconds: Math.max(0, Math.floor((limit - now) / 1000)),
+        });
       }
       const fired = clock.advance(ms);
       return jsonResponse(200, { ...context.services.clock.describe(), fired });
@@ -121,9 +121,14 @@ export const controlRoutes: Route[] = [
     handle(context) {
       const id = context.params.id!;
       const { registry } = context.services;
-      if (!registry.has(id)) throw problems.unknownOrganization(id, registry.list().map((organization) => organization.id));
+      if (!registry.has(id))
+        throw problems.unknownOrganization(
+          id,
+          registry.list().map((organization) => organization.id),
+        );
       const body = context.json();
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw problems.invalidRequest('Send a JSON object of settings, like {"child_batches_ready": false}.');
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        throw problems.invalidRequest('Send a JSON object of settings, like {"child_batches_ready": false}.');
       // organization_id may be given in any control body (docs/design.md); here the path already names it.
       const { organization_id: _organization, ...patch } = body as Record<string, unknown>;
       refuseRedacted(patch);

@@ -43,7 +43,13 @@ export const deliveryRoutes: Route[] = [
     handle(context) {
       const body = checkBody(context, (value) => parseWith(WebhookEndpointCreate, value), context.json() ?? {});
       checkOAuthEnabling(context, body);
-      const stored = context.services.endpoints.add(context.organizationId, { name: body.name, url: body.url, enabled: body.enabled, auth_type: body.auth_type, subscribed_events: body.subscribed_events });
+      const stored = context.services.endpoints.add(context.organizationId, {
+        name: body.name,
+        url: body.url,
+        enabled: body.enabled,
+        auth_type: body.auth_type,
+        subscribed_events: body.subscribed_events,
+      });
       // The secret is shown once, here, and never again (spec §5.5).
       return jsonResponse(201, { webhook_endpoint: stored.endpoint, ...(stored.secret === null ? {} : { secret: stored.secret }) });
     },
@@ -82,7 +88,9 @@ export const deliveryRoutes: Route[] = [
     handle(context) {
       const stored = endpointOf(context);
       if (stored.endpoint.auth_type !== 'secret') {
-        throw problems.conflict(`Endpoint ${stored.endpoint.id} uses auth_type ${stored.endpoint.auth_type}; set auth_type to secret (PATCH) to give it a secret.`);
+        throw problems.conflict(
+          `Endpoint ${stored.endpoint.id} uses auth_type ${stored.endpoint.auth_type}; set auth_type to secret (PATCH) to give it a secret.`,
+        );
       }
       return jsonResponse(201, { webhook_endpoint: stored.endpoint, secret: context.services.endpoints.rotateSecret(stored) });
     },

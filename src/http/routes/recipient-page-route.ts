@@ -29,8 +29,12 @@ export const recipientPageRoute: Route = {
 <body><h1>${escape(request.name)}</h1>
 <p>Information request <code>${escape(request.id)}</code>, status <strong>${escape(request.status)}</strong>.</p>
 <table><thead><tr><th>Item</th><th>Kind</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table>
-${pending ? `<p><button id="submit">Submit every pending item</button></p>
-<script>document.getElementById('submit').onclick=async()=>{const r=await fetch(${JSON.stringify(submit)},{method:'POST'});if(!r.ok){alert((await r.json()).error.message)}location.reload()}</script>` : '<p>Every item is submitted.</p>'}
+${
+  pending
+    ? `<p><button id="submit">Submit every pending item</button></p>
+<script>document.getElementById('submit').onclick=async()=>{const r=await fetch(${JSON.stringify(submit)},{method:'POST'});if(!r.ok){alert((await r.json()).error.message)}location.reload()}</script>`
+    : '<p>Every item is submitted.</p>'
+}
 <p>bvs-mock: the same as <code>POST ${escape(submit)}</code>.</p></body></html>`;
     return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: html };
   },

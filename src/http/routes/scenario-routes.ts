@@ -28,7 +28,8 @@ export const scenarioRoutes: Route[] = [
     access: { kind: 'control' },
     handle(context) {
       const type = mediaType(context.request);
-      if (type === undefined || !TEXT_TYPES.has(type)) throw problems.unsupportedMediaType(context.request.headers['content-type'], 'a scenario as application/yaml or application/json');
+      if (type === undefined || !TEXT_TYPES.has(type))
+        throw problems.unsupportedMediaType(context.request.headers['content-type'], 'a scenario as application/yaml or application/json');
       const parsed = parseScenarioSource({ text: context.request.body.toString('utf8'), file: SOURCE });
       if (!parsed.ok) {
         // The line of each problem goes into its message: the error shape has no field for it.
@@ -44,7 +45,8 @@ export const scenarioRoutes: Route[] = [
       const tooDeep = jsonDepthIssue(parsed.value);
       if (tooDeep !== undefined) throw problems.validationFailed([tooDeep], 'scenario');
       const result = context.services.scenarios.add(parsed.value, SOURCE);
-      if (!result.ok) throw new ApiProblem('conflict', `The scenario cannot be added: ${result.issues.map((issue) => issue.message).join('; ')}`, result.issues);
+      if (!result.ok)
+        throw new ApiProblem('conflict', `The scenario cannot be added: ${result.issues.map((issue) => issue.message).join('; ')}`, result.issues);
       const added = context.services.scenarios.list().find((candidate) => candidate.name === parsed.value.name)!;
       return jsonResponse(201, summary(added));
     },

@@ -1,0 +1,54 @@
+// The linter `npm test` runs (CONTRIBUTING.md): typescript-eslint's recommended rules over src/ and test/,
+// with the few that fight the code rules turned off, each with its reason.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'openapi/**', 'test-output/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      // Unused names are errors, except the `_name` convention for a parameter a signature needs.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+    },
+  },
+  {
+    // Tests read JSON documents whose shape is what they assert; typing each one first would only restate the assertion.
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['bench/**/*.js', 'bin/**/*.js', 'scripts/**/*.js', 'test/support/*.js', 'jest.config.js'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: Object.fromEntries(
+        [
+          'require',
+          'module',
+          'process',
+          'console',
+          '__dirname',
+          '__filename',
+          'Buffer',
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+          'clearInterval',
+          'setImmediate',
+          'URL',
+          'URLSearchParams',
+          'fetch',
+          'AbortController',
+          'TextEncoder',
+          'TextDecoder',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);
