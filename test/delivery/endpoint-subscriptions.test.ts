@@ -1,31 +1,25 @@
 import { EVENT_TYPES, type DeliveryEvent, type EventType, type WebhookEndpoint } from '../../src/schemas';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
-import { expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { expectApiError, useTestServer } from '../support/api-test-server';
 import { expectDeliveryRecord, typeOf } from '../support/delivery-harness';
-import type { EngineEvent } from '../../src/engine';
 import { CL_FORMATION, HAPPY_PARTNERS, INFORMATION_REQUEST } from '../support/built-in-tins';
 
 // Subscriptions and the endpoint's status, managed through the control API over real HTTPS as the
 // dashboard would (spec §6 Subscription and delivery; §3 and §7 items 3 and 4; docs/design.md Control API).
 
-let t: TestServer;
+const t = useTestServer({ clock: 'instant' });
+const emitted = t.events;
 let receiver: WebhookReceiver;
-let emitted: EngineEvent[] = [];
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  t = await startTestServer({ clock: 'instant' });
-  t.server.engine.subscribe((event) => emitted.push(event));
 });
 
 afterAll(async () => {
-  await t.close();
   await receiver.close();
 });
 
-beforeEach(async () => {
-  expect((await t.call('/_mock/reset', { method: 'POST' })).status).toBe(200);
-  emitted = [];
+beforeEach(() => {
   receiver.received.length = 0;
   receiver.respond(() => 200);
 });

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { EngineEvent } from '../../src/engine';
 import type { DeliveryEvent, WebhookEndpoint } from '../../src/schemas';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
-import { DEFAULT_API_KEY, expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { DEFAULT_API_KEY, expectApiError, startTestServer, useTestServer } from '../support/api-test-server';
 import { expectDeliveryRecord } from '../support/delivery-harness';
 import { HAPPY_NO_PARTNERS, HAPPY_PARTNERS } from '../support/built-in-tins';
 
@@ -10,24 +10,20 @@ import { HAPPY_NO_PARTNERS, HAPPY_PARTNERS } from '../support/built-in-tins';
 // API: GET /_mock/events, POST /_mock/events/:id/redeliver, POST and DELETE /_mock/faults;
 // spec §2 Delivery event record, §6 Subscription and delivery item 3; docs/fidelity.md row 30).
 
-let t: TestServer;
 let receiver: WebhookReceiver;
-let emitted: EngineEvent[] = [];
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  t = await startTestServer({ webhookUrl: receiver.url });
-  t.server.engine.subscribe((event) => emitted.push(event));
 });
 
 afterAll(async () => {
-  await t.close();
   await receiver.close();
 });
 
-beforeEach(async () => {
-  expect((await t.call('/_mock/reset', { method: 'POST' })).status).toBe(200);
-  emitted = [];
+const t = useTestServer(() => ({ webhookUrl: receiver.url }));
+const emitted = t.events;
+
+beforeEach(() => {
   receiver.received.length = 0;
   receiver.respond(() => 200);
 });

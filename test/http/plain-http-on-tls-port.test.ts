@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { startNodeServer } from '../../src/http/node-server';
 import { selfSignedCertificate } from '../../src/http/self-signed-certificate';
 import { ApiError } from '../../src/schemas';
-import { startTestServer, type TestServer } from '../support/api-test-server';
+import { useTestServer } from '../support/api-test-server';
 import { httpClient } from '../support/https-client';
 
 // Plain HTTP sent to the HTTPS port, over raw sockets: whatever the bytes, the answer is a plain-HTTP
@@ -16,16 +16,8 @@ const RUNS = Number(process.env.BVS_FUZZ_RUNS ?? 300);
 /** Targets that `new URL(target, base)` throws on; each one used to end the process. */
 const CRASHING_TARGETS = ['GET http://[::1 HTTP/1.1', 'GET http://a:99999/ HTTP/1.0', 'GET //x:y/ HTTP/1.1'];
 
-let t: TestServer;
-
-beforeAll(async () => {
-  // Short timeouts, so a fuzz input the server waits on ends as a close within the test's bound.
-  t = await startTestServer({ timeouts: { idleMs: 2_000, headersMs: 2_000, requestMs: 3_000 } });
-});
-
-afterAll(async () => {
-  await t.close();
-});
+// Short timeouts, so a fuzz input the server waits on ends as a close within the test's bound.
+const t = useTestServer({ timeouts: { idleMs: 2_000, headersMs: 2_000, requestMs: 3_000 } }, { reset: false });
 
 /** What came back on one raw connection. */
 interface RawExchange {

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { BvsMockConfig, EntityValidation } from '../../src/schemas';
-import { expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { expectApiError, startTestServer, useTestServer, type TestServer } from '../support/api-test-server';
 import { HAPPY_PARTNERS } from '../support/built-in-tins';
 
 // Regression: the HMAC key of pre-signed URLs was `bvs-mock:<seed>`, the seed defaulted to 1 and was
@@ -36,18 +36,13 @@ function batchOf(url: URL): string {
 }
 
 describe('without a seed (the key is random)', () => {
-  let t: TestServer;
+  const t = useTestServer({ config: CONFIG }, { reset: false });
   let acme: URL;
   let globex: URL;
 
   beforeAll(async () => {
-    t = await startTestServer({ config: CONFIG });
     acme = await reportUrl(t, 'test_key_acme');
     globex = await reportUrl(t, 'test_key_globex');
-  });
-
-  afterAll(async () => {
-    await t.close();
   });
 
   test('report URLs name their organization in the path, and each downloads', async () => {
@@ -78,18 +73,13 @@ describe('without a seed (the key is random)', () => {
 });
 
 describe('with an explicit seed (the key follows it)', () => {
-  let t: TestServer;
+  const t = useTestServer({ config: CONFIG, seed: 7 }, { reset: false });
   let acme: URL;
   let globex: URL;
 
   beforeAll(async () => {
-    t = await startTestServer({ config: CONFIG, seed: 7 });
     acme = await reportUrl(t, 'test_key_acme');
     globex = await reportUrl(t, 'test_key_globex');
-  });
-
-  afterAll(async () => {
-    await t.close();
   });
 
   test('a URL signed with the seed key within 24 hours downloads (the forge helper signs as the server does)', async () => {

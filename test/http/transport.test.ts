@@ -1,19 +1,11 @@
 import { request as httpsRequest } from 'node:https';
 import { ApiError } from '../../src/schemas';
-import { DEFAULT_API_KEY, bearer, expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { DEFAULT_API_KEY, bearer, expectApiError, startTestServer, useTestServer } from '../support/api-test-server';
 import { httpClient } from '../support/https-client';
 
 // The node server under the API: TLS on one port, plain HTTP refused in plain HTTP, the body limit.
 
-let t: TestServer;
-
-beforeAll(async () => {
-  t = await startTestServer();
-});
-
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer({}, { reset: false });
 
 const LIMIT = 1024 * 1024;
 

@@ -93,17 +93,19 @@ export interface SharedTestServer extends TestServer {
 /**
  * Starts one test server for the test file (in `beforeAll`), closes it after the last test (`afterAll`)
  * and, unless `reset: false`, resets it before each test (`POST /_mock/reset`, which must answer 200)
- * and empties `events`. Call it at the top level of a test file; use the result inside tests and hooks.
+ * and empties `events`. Call it at the top level of a test file (or of a `describe`); use the result inside
+ * tests and hooks. Pass `options` as a function when they need something a `beforeAll` registered
+ * earlier made, such as a receiver's URL.
  *
  * @example
  * const t = useTestServer({ config: CONFIG });
  * test('creates', async () => { await t.create({ tin: HAPPY_PARTNERS, country: 'CL' }); });
  */
-export function useTestServer(options: ServerOptions = {}, { reset = true }: { reset?: boolean } = {}): SharedTestServer {
+export function useTestServer(options: ServerOptions | (() => ServerOptions) = {}, { reset = true }: { reset?: boolean } = {}): SharedTestServer {
   let current: TestServer | undefined;
   const events: EngineEvent[] = [];
   beforeAll(async () => {
-    current = await startTestServer(options);
+    current = await startTestServer(typeof options === 'function' ? options() : options);
     current.server.engine.subscribe((event) => events.push(event));
   });
   afterAll(async () => {
