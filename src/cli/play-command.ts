@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { loadScenarioFile, ScenarioFileError } from '../engine/scenarios';
+import { didYouMean } from '../engine/scenarios/closest-names';
 import { createMock } from '../http/create-mock';
 import type { DeliveryAttempt, DeliveryEvent } from '../schemas';
 
@@ -95,7 +96,7 @@ function resolveScenario(mock: ReturnType<typeof createMock>, argument: string) 
     if (!added.ok) throw new Error(added.issues.map((issue) => issue.message).join('; '));
     return loaded.value;
   }
-  throw new Error(`no scenario named "${argument}" and no such file; bvs-mock scenarios lists the names`);
+  throw new Error(`no scenario named "${argument}" and no such file.${didYouMean(argument, library.scenarioNames())} bvs-mock scenarios lists the names`);
 }
 
 /** Runs of a validation tree waiting in missing_input_data. */

@@ -27,12 +27,15 @@ import { TreePlay } from './tree-play';
 import { createPartnerValidation, createRootValidation } from './validation-records';
 import { evictTree } from './evict-tree';
 import { InsertionOrder } from './insertion-order';
+import { didYouMean } from './scenarios/closest-names';
 import { lookupFile, type FileKind, type FileSource } from './file-lookup';
 
 /** Where the engine finds scenarios: by name (the `X-Mock-Scenario` header) and by TIN. */
 export interface ScenarioLookup {
   byName(name: string): Scenario | undefined;
   forTin(tin: string): Scenario | undefined;
+  /** Every name, for the "did you mean" of an unknown one (none offered when absent). */
+  scenarioNames?(): Iterable<string>;
 }
 
 /** Options of an {@link Engine}. */
@@ -177,7 +180,9 @@ export class Engine {
   chooseScenario(input: { tin: string; country: string; scenarioName?: string | undefined }): ActionResult<Scenario> {
     if (input.scenarioName !== undefined) {
       const scenario = this.options.scenarios.byName(input.scenarioName);
-      return scenario ? done(scenario) : refuse('scenario_not_found', `no scenario named "${input.scenarioName}"; GET /_mock/scenarios lists them`);
+      if (scenario) return done(scenario);
+      const hint = didYouMean(input.scenarioName, this.options.scenarios.scenarioNames?.() ?? []);
+      return refuse('scenario_not_found', `no scenario named "${input.scenarioName}".${hint} GET /_mock/scenarios lists them`);
     }
     return done(this.options.scenarios.forTin(input.tin) ?? this.options.generate({ tin: input.tin, country: input.country }));
   }

@@ -6,18 +6,12 @@
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { issueMessage } from './issue-messages';
 
 extendZodWithOpenApi(z);
 
-// A missing field reads "required field is missing" rather than zod's
-// "expected string, received undefined": the most common mistake deserves the plainest words.
-z.config({
-  customError: (issue) => {
-    if (issue.code === 'invalid_type' && issue.input === undefined) return `required field is missing (expected ${issue.expected})`;
-    if (issue.code === 'invalid_value' && issue.input === undefined)
-      return `required field is missing (expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')})`;
-    return undefined;
-  },
-});
+// Every check without a message of its own speaks in the house form (issue-messages.ts): a missing field
+// reads "required field is missing", a wrong value "must be …, got …", never zod's own wording.
+z.config({ customError: (issue) => issueMessage(issue) });
 
 export { z };

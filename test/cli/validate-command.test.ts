@@ -37,7 +37,7 @@ test('an invalid event prints every problem with its JSON path, and the exit cod
   expect(result.err.slice(1)).toEqual(
     expect.arrayContaining([
       expect.stringMatching(/^ {2}\$\.data_source_run_batch\.child_batches\[0\]\.raised_alerts\[0\]\.id: must be an id of the form rlal_/),
-      '  $.data_source_run_batch.tin: required field is missing (expected string)',
+      '  $.data_source_run_batch.tin: required field is missing (expected a string)',
     ]),
   );
 });

@@ -109,6 +109,11 @@ export class ScenarioLibrary {
     return this.names.get(name)?.scenario;
   }
 
+  /** Every scenario's name. */
+  scenarioNames(): IterableIterator<string> {
+    return this.names.keys();
+  }
+
   /** The scenario that claims this TIN (compared without dots and spaces, in upper case), or undefined. */
   forTin(tin: string): Scenario | undefined {
     return this.tins.get(tinKey(tin))?.scenario;

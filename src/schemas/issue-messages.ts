@@ -1,0 +1,104 @@
+import type { core } from 'zod';
+
+/**
+ * The sentences bvs-mock writes for zod's own checks, one per issue code, in the house form
+ * "must be …, got …" that the hand-written messages of the schemas use too ("must be a two-letter
+ * upper-case country code"). A schema's own message always wins; these cover every check that has
+ * none, so no zod wording ("Invalid option: expected one of …") reaches a user.
+ *
+ * @example
+ * issueMessage({ code: 'invalid_type', expected: 'boolean', input: 'yes', path: [] , message: '' });
+ * // 'must be a boolean, got a string ("yes")'
+ */
+export function issueMessage(issue: core.$ZodRawIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return `required field is missing (expected ${kindOf(issue.expected)})`;
+      return `must be ${kindOf(issue.expected)}, got ${describe(issue.input)}`;
+    case 'invalid_value': {
+      const allowed = issue.values.map((value) => JSON.stringify(value));
+      if (issue.input === undefined) return `required field is missing (expected ${allowed.length === 1 ? allowed[0] : `one of ${allowed.join(', ')}`})`;
+      return `${allowed.length === 1 ? `must be ${allowed[0]}` : `must be one of ${allowed.join(', ')}`}, got ${describe(issue.input)}`;
+    }
+    case 'too_small':
+      return `must ${sizeRule(issue.origin, issue.exact ? 'exactly' : issue.inclusive === false ? 'more than' : 'at least', issue.minimum)}, got ${sizeOf(issue.origin, issue.input)}`;
+    case 'too_big':
+      return `must ${sizeRule(issue.origin, issue.exact ? 'exactly' : issue.inclusive === false ? 'less than' : 'at most', issue.maximum)}, got ${sizeOf(issue.origin, issue.input)}`;
+    case 'invalid_format':
+      return formatRule(issue);
+    case 'not_multiple_of':
+      return `must be a multiple of ${String(issue.divisor)}, got ${describe(issue.input)}`;
+    case 'unrecognized_keys':
+      return `${issue.keys.map((key) => JSON.stringify(key)).join(', ')} ${issue.keys.length === 1 ? 'is not a known field' : 'are not known fields'} here`;
+    case 'invalid_key':
+      return `has a key that is not allowed here (${describe(issue.input)})`;
+    case 'invalid_element':
+      return `has an entry that is not allowed here (${describe(issue.input)})`;
+    case 'invalid_union':
+      return `does not match any of the forms allowed here, got ${describe(issue.input)}`;
+    case 'custom':
+      return 'is not valid here';
+    default:
+      return 'is not valid here';
+  }
+}
+
+const SIZE_UNITS: Readonly<Record<string, string>> = { string: 'characters', array: 'items', set: 'items', map: 'entries', file: 'bytes' };
+
+function sizeRule(origin: string, comparison: string, limit: number | bigint | Date): string {
+  const unit = SIZE_UNITS[origin];
+  const bound = limit instanceof Date ? limit.toISOString() : String(limit);
+  if (unit !== undefined) return `have ${comparison} ${bound} ${bound === '1' ? unit.replace(/s$/, '') : unit}`;
+  if (origin === 'date') return `be ${comparison === 'at least' || comparison === 'more than' ? 'on or after' : 'on or before'} ${bound}`;
+  return `be ${comparison} ${bound}`;
+}
+
+function sizeOf(origin: string, input: unknown): string {
+  if (typeof input === 'string' && origin === 'string') return `${input.length}`;
+  if (Array.isArray(input)) return `${input.length}`;
+  if (input instanceof Set || input instanceof Map) return `${input.size}`;
+  return describe(input);
+}
+
+function formatRule(issue: core.$ZodRawIssue<core.$ZodIssueInvalidStringFormat>): string {
+  const got = `, got ${describe(issue.input)}`;
+  switch (issue.format) {
+    case 'regex':
+      return `must match the pattern ${issue.pattern ?? ''}${got}`;
+    case 'starts_with':
+      return `must start with ${JSON.stringify((issue as { prefix?: string }).prefix)}${got}`;
+    case 'ends_with':
+      return `must end with ${JSON.stringify((issue as { suffix?: string }).suffix)}${got}`;
+    case 'includes':
+      return `must contain ${JSON.stringify((issue as { includes?: string }).includes)}${got}`;
+    case 'datetime':
+      return `must be a date and time in ISO 8601 UTC, like 2026-01-15T10:00:00.000Z${got}`;
+    case 'date':
+      return `must be a date in ISO 8601, like 2026-01-15${got}`;
+    case 'url':
+      return `must be an absolute URL, like https://example.com/hooks${got}`;
+    case 'email':
+      return `must be an email address, like reviewer@example.com${got}`;
+    default:
+      return `must be a valid ${issue.format.replace(/_/g, ' ')}${got}`;
+  }
+}
+
+/** "a string", "an array", "null": what a value of zod's expected type is called in a sentence. */
+function kindOf(expected: string): string {
+  if (expected === 'null' || expected === 'undefined' || expected === 'never') return expected;
+  if (expected === 'int') return 'an integer';
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
+/** What a received value is, with the value itself when it is short: `a string ("yes")`, `null`, `an array`. */
+export function describe(input: unknown): string {
+  if (input === null) return 'null';
+  if (input === undefined) return 'nothing';
+  if (Array.isArray(input)) return 'an array';
+  if (typeof input === 'string') return input.length <= 40 ? `a string (${JSON.stringify(input)})` : `a string of ${input.length} characters`;
+  if (typeof input === 'number') return Number.isFinite(input) ? `the number ${input}` : String(input);
+  if (typeof input === 'boolean') return `the boolean ${input}`;
+  if (typeof input === 'object') return 'an object';
+  return `a ${typeof input}`;
+}

@@ -1,0 +1,58 @@
+import { z } from '../../src/schemas/zod';
+import { parseWith } from '../../src/schemas';
+import { expectApiError, useTestServer } from '../support/api-test-server';
+
+// Every check zod makes speaks bvs-mock's one form ("must be …, got …"), whether or not the schema wrote
+// its own message: zod's wording ("Invalid option: expected one of …") never reaches a user.
+
+const ZOD_WORDING = /^(Invalid|Too (small|big)|Unrecognized|Expected)/;
+const HOUSE_FORM = /^(must |required field is missing|has |does not |is not |"[^"]+" (is|are) )/;
+
+function messagesOf(schema: z.ZodType, value: unknown): string[] {
+  const result = parseWith(schema, value);
+  if (result.ok) throw new Error(`expected ${JSON.stringify(value)} to be refused`);
+  return result.issues.map((issue) => issue.message);
+}
+
+test.each<[string, z.ZodType, unknown, RegExp]>([
+  ['invalid_type', z.boolean(), 'yes', /^must be a boolean, got a string \("yes"\)$/],
+  ['invalid_type (missing)', z.object({ name: z.string() }), {}, /^required field is missing \(expected a string\)$/],
+  ['invalid_value (enum)', z.enum(['none', 'secret']), 'oauth2', /^must be one of "none", "secret", got a string \("oauth2"\)$/],
+  ['invalid_value (literal)', z.literal('CL'), 'AR', /^must be "CL", got a string \("AR"\)$/],
+  ['too_small (string)', z.string().min(1), '', /^must have at least 1 character, got 0$/],
+  ['too_small (array)', z.array(z.string()).min(1), [], /^must have at least 1 item, got 0$/],
+  ['too_small (number)', z.number().min(1), 0, /^must be at least 1, got the number 0$/],
+  ['too_big (string)', z.string().max(3), 'abcd', /^must have at most 3 characters, got 4$/],
+  ['too_big (number, exclusive)', z.number().lt(10), 10, /^must be less than 10, got the number 10$/],
+  ['invalid_format (datetime)', z.iso.datetime(), 'yesterday', /^must be a date and time in ISO 8601 UTC/],
+  ['invalid_format (url)', z.url(), 'not a url', /^must be an absolute URL/],
+  ['invalid_format (regex)', z.string().regex(/^[a-z]+$/), 'A1', /^must match the pattern/],
+  ['not_multiple_of', z.number().multipleOf(5), 7, /^must be a multiple of 5, got the number 7$/],
+  ['unrecognized_keys', z.strictObject({}), { a: 1 }, /^"a" is not a known field here$/],
+  ['invalid_union', z.union([z.string(), z.number()]), true, /^does not match any of the forms allowed here/],
+  ['invalid_key', z.record(z.string().min(2), z.number()), { b: 1 }, /^has a key that is not allowed here/],
+])('zod %s reads in the house form, not in zod wording', (_code, schema, value, expected) => {
+  const messages = messagesOf(schema, value);
+  for (const message of messages) {
+    expect(message).not.toMatch(ZOD_WORDING);
+    expect(message).toMatch(HOUSE_FORM);
+  }
+  expect(messages.some((message) => expected.test(message))).toBe(true);
+});
+
+test('a schema that writes its own message keeps it', () => {
+  expect(messagesOf(z.string().min(1, { message: 'must not be empty' }), '')).toEqual(['must not be empty']);
+});
+
+describe('over HTTP', () => {
+  const t = useTestServer();
+
+  test('a wrong option and a string where a boolean goes are answered in the house form, not "Invalid option" or "Invalid input"', async () => {
+    const answer = await t.json('POST', '/_mock/webhook_endpoints', { name: 'hooks', url: 'https://example.com/hooks', enabled: 'yes', auth_type: 'oauth2' });
+    const error = expectApiError(answer, 422, 'validation_failed');
+    const byPath = Object.fromEntries((error.issues ?? []).map((issue) => [issue.path, issue.message]));
+    expect(byPath['$.enabled']).toBe('must be a boolean, got a string ("yes")');
+    expect(byPath['$.auth_type']).toMatch(/^must be one of "none", "secret"/);
+    expect(error.message).not.toMatch(/Invalid (option|input)/);
+  });
+});
