@@ -19,11 +19,7 @@ export const HttpsUrl = z
   .url({ protocol: /^https$/, message: 'must be an absolute https:// URL (plain http is not accepted here)' })
   .openapi({ example: 'https://client.example.com/bvs/webhooks' });
 
-/** Two-letter country code, upper case (ISO 3166-1 alpha-2), as `CL`. */
-export const CountryCode = z
-  .string()
-  .regex(/^[A-Z]{2}$/, { message: 'must be a two-letter upper-case country code (ISO 3166-1 alpha-2), like CL' })
-  .openapi({ example: 'CL' });
+export { COUNTRY_CODES, CountryCode, isCountryCode } from './country-code';
 
 /** A tax identification number. Its format per country is not shown by the spec (docs/fidelity.md). */
 export const Tin = z.string().min(1, { message: 'must not be empty' }).max(64, { message: 'must be at most 64 characters' }).openapi({ example: '76086428-5' });
