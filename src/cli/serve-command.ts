@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { isClockMode, type ClockMode } from '../clock';
+import { isClockMode, resolveStartTime, START_TIME_FORMS, type ClockMode } from '../clock';
 import { loadConfig } from '../config';
 import { readRegularFile } from '../files/read-regular-file';
 import { startServer, type StartedServer } from '../http/start-server';
@@ -17,6 +17,8 @@ interface ServeFlags {
   /** Undefined unless given: ids still follow seed 1, but pre-signed URLs get a random key. */
   seed?: number;
   clock: ClockMode;
+  /** `now` or an ISO 8601 instant; undefined: now, or the fixed instant when a seed is given (docs/fidelity.md rows 73, 74). */
+  startTime?: string;
   speed: number;
   http: boolean;
   tlsCert?: string;
@@ -43,6 +45,15 @@ function integer(name: string, min: number, max: number) {
 
 function clockMode(value: string): ClockMode {
   if (!isClockMode(value)) throw new InvalidArgumentError('must be instant, realtime or manual');
+  return value;
+}
+
+function startTime(value: string): string {
+  try {
+    resolveStartTime({ startTime: value, seeded: true });
+  } catch {
+    throw new InvalidArgumentError(`must be ${START_TIME_FORMS}, from 1970 to 9899`);
+  }
   return value;
 }
 
@@ -89,6 +100,14 @@ export function serveCommand(version: string): Command {
         .argParser(integer('seed', 0, 2 ** 31 - 1)),
     )
     .addOption(new Option('--clock <mode>', 'instant, realtime or manual').env('BVS_MOCK_CLOCK').default('instant').argParser(clockMode))
+    .addOption(
+      new Option(
+        '--start-time <time>',
+        'when simulated time starts: now or an ISO 8601 instant like 2026-01-15T10:00:00Z (default: now, rounded down to the second; with --seed: 2026-01-15T10:00:00Z)',
+      )
+        .env('BVS_MOCK_START_TIME')
+        .argParser(startTime),
+    )
     .addOption(new Option('--speed <n>', 'speed factor of the realtime clock').env('BVS_MOCK_SPEED').default(1).argParser(speed))
     .addOption(new Option('--http', 'serve plain HTTP instead of HTTPS (BVS_MOCK_HTTP=true)').default(false))
     .addOption(new Option('--tls-cert <file>', 'certificate (PEM) instead of a self-signed one').env('BVS_MOCK_TLS_CERT'))
@@ -178,6 +197,7 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
       scenarioDirs: flags.scenarios,
       seed: flags.seed,
       clock: flags.clock,
+      startTime: flags.startTime,
       speed: flags.speed,
       strict: flags.strict,
       http: flags.http,
@@ -200,7 +220,7 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
       throw new Error(`cannot listen on ${flags.host}: no such address on this machine; try --host 127.0.0.1 or 0.0.0.0`, { cause: error });
     throw error;
   }
-  process.stdout.write(startBanner({ server, version, seed: flags.seed }));
+  process.stdout.write(startBanner({ server, version, seed: flags.seed, startTime: flags.startTime }));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -6,6 +6,8 @@ export interface BannerInput {
   version: string;
   /** The seed given with --seed, or undefined (ids follow seed 1, pre-signed URLs a random key). */
   seed: number | undefined;
+  /** The value of --start-time, or undefined (the wall clock at start, or the fixed instant with --seed). */
+  startTime: string | undefined;
 }
 
 /**
@@ -13,7 +15,7 @@ export interface BannerInput {
  * base URL, credentials, control API, clock, scenarios with their TINs, and a
  * first command to try.
  */
-export function startBanner({ server, version, seed }: BannerInput): string {
+export function startBanner({ server, version, seed, startTime }: BannerInput): string {
   const { registry, clock, scenarios } = server.services;
   const scheme = server.url.startsWith('https') ? 'HTTPS, self-signed certificate unless --tls-cert was given (curl -k, or trust it)' : 'plain HTTP (--http)';
   const lines = [`bvs-mock ${version} listening on ${server.url} (${scheme})`, ''];
@@ -44,7 +46,16 @@ export function startBanner({ server, version, seed }: BannerInput): string {
   row('OpenAPI', `${server.url}/openapi.yaml  ${server.url}/openapi.json`);
   const described = clock.describe();
   const seeded = seed === undefined ? 'seed 1 (default; pre-signed URLs use a random key)' : `seed ${seed} (pre-signed URLs use a key derived from it)`;
-  row('Clock', `${described.mode}${described.mode === 'realtime' ? ` x${described.speed}` : ''}, simulated time starts ${described.started_at}; ${seeded}`);
+  const origin =
+    startTime !== undefined
+      ? `--start-time ${startTime}`
+      : seed === undefined
+        ? 'the wall clock at start; --start-time to choose'
+        : 'fixed, as --seed was given; --start-time to choose';
+  row(
+    'Clock',
+    `${described.mode}${described.mode === 'realtime' ? ` x${described.speed}` : ''}, simulated time starts ${described.started_at} (${origin}); ${seeded}`,
+  );
   row('Scenarios', `${scenarios.size} (any other TIN plays a tree generated from it)`);
   for (const scenario of scenarios.list()) lines.push(`    ${scenario.name.padEnd(26)} ${scenario.tins.join(', ')}`);
   const key = registry.get(registry.defaultId)?.api_keys[0];

@@ -3,10 +3,72 @@ import { isClockMode, type ClockMode, CLOCK_MODES } from './clock-mode';
 import { systemTime } from './system-time';
 
 /**
- * Where every clock starts unless told otherwise: a fixed instant, so two runs of the same scenario
- * produce byte-identical timestamps (docs/design.md "One simulated clock"). Not "now", on purpose.
+ * The fixed instant a clock starts at when nothing else is said: `createClock()` without `start`, and
+ * bvs-mock given a seed but no start time, so two runs of the same seed and scenario produce
+ * byte-identical timestamps (docs/design.md "One simulated clock", docs/fidelity.md row 74).
  */
 export const DEFAULT_CLOCK_START = '2026-01-15T10:00:00.000Z';
+
+/**
+ * When bvs-mock's clock starts (`--start-time`, `BVS_MOCK_START_TIME`, `startTime` when embedding):
+ * `now` (the wall clock at start, rounded down to the whole second), an ISO 8601 date and time with
+ * `Z` or an offset (or a bare date, midnight UTC), epoch milliseconds or a Date.
+ */
+export type StartTime = 'now' | string | number | Date;
+
+/** The forms a start time may take, for messages. */
+export const START_TIME_FORMS =
+  'now, or an ISO 8601 date and time with Z or an offset, like 2026-01-15T10:00:00Z (a bare date, like 2026-01-15, is midnight UTC)';
+
+/** Start times end here, so 100 years of simulated time (docs/fidelity.md row 66) still fit four-digit years. */
+const LATEST_START = Date.UTC(9899, 11, 31, 23, 59, 59, 999);
+
+const ISO_START = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
+
+/** Options of {@link resolveStartTime}. */
+export interface StartTimeOptions {
+  /** The start asked for; undefined: {@link DEFAULT_CLOCK_START} when `seeded`, else `now`. */
+  readonly startTime?: StartTime;
+  /** Whether a seed was given explicitly: a seeded run without a start time starts at the fixed instant. */
+  readonly seeded: boolean;
+  /** Wall clock, epoch ms, read once for `now`. Default `Date.now` (through {@link systemTime}). */
+  readonly wallNow?: () => number;
+}
+
+/**
+ * The instant bvs-mock's clock starts at, in epoch ms, read once at start so `reset()` returns to the
+ * same instant (docs/fidelity.md rows 73 and 74). A client's tokens, timestamps and pre-signed URL
+ * expiries are then near the wall clock it lives on, unless a seed asks for reproducible bytes.
+ *
+ * @throws RangeError naming the value and the accepted forms ({@link START_TIME_FORMS}).
+ */
+export function resolveStartTime({ startTime, seeded, wallNow = systemTime.wallNow }: StartTimeOptions): number {
+  const chosen = startTime ?? (seeded ? DEFAULT_CLOCK_START : 'now');
+  if (chosen === 'now') return Math.floor(wallNow() / 1000) * 1000;
+  const ms = typeof chosen === 'number' ? chosen : chosen instanceof Date ? chosen.getTime() : parseIsoStart(chosen);
+  if (!Number.isFinite(ms) || ms < 0 || ms > LATEST_START) {
+    throw new RangeError(
+      `bvs-mock: the start time (--start-time, BVS_MOCK_START_TIME) ${describeStart(chosen)} is not valid: use ${START_TIME_FORMS}, from 1970 to 9899`,
+    );
+  }
+  return ms;
+}
+
+/** An ISO 8601 string as an instant; NaN unless it is one and names a real date (no 2026-02-30). */
+function parseIsoStart(text: string): number {
+  const match = ISO_START.exec(text.trim());
+  if (!match) return NaN;
+  const [, year, month, day, hour, minute, second] = match;
+  const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  if (calendar.getUTCFullYear() !== Number(year) || calendar.getUTCMonth() !== Number(month) - 1 || calendar.getUTCDate() !== Number(day)) return NaN;
+  if (hour !== undefined && (Number(hour) > 23 || Number(minute) > 59 || Number(second ?? 0) > 59)) return NaN;
+  return Date.parse(hour === undefined ? `${text.trim()}T00:00:00Z` : text.trim());
+}
+
+function describeStart(start: StartTime): string {
+  if (start instanceof Date) return Number.isNaN(start.getTime()) ? 'Invalid Date' : start.toISOString();
+  return JSON.stringify(start);
+}
 
 /** Default `maxSteps`: far above any real scenario, low enough to stop a runaway loop in seconds. */
 export const DEFAULT_MAX_STEPS = 1_000_000;

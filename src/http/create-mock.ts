@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createClock, type ClockMode, type SimulatedClock } from '../clock';
+import { createClock, resolveStartTime, type ClockMode, type SimulatedClock, type StartTime } from '../clock';
 import { OrganizationRegistry } from '../config';
 import { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
 import { Engine, IdSource } from '../engine';
@@ -44,6 +44,13 @@ export interface MockOptions {
    */
   controlToken?: string;
   clock?: ClockMode;
+  /**
+   * When the simulated clock starts (`--start-time`): `'now'`, an ISO 8601 string, epoch ms or a Date;
+   * `POST /_mock/reset` returns here. Default: the wall clock at start, rounded down to the whole second;
+   * with an explicit `seed`, the fixed 2026-01-15T10:00:00.000Z so the same seed gives the same bytes
+   * (docs/fidelity.md rows 73, 74).
+   */
+  startTime?: StartTime;
   /** Speed factor of the realtime clock. */
   speed?: number;
   /** Refuse unknown fields instead of recording them (`--strict`). */
@@ -103,7 +110,11 @@ export function createMock(options: MockOptions = {}): Mock {
   }
   const seed = options.seed ?? 1;
   const config = options.config ?? BvsMockConfig.parse({});
-  const clock = createClock({ mode: options.clock ?? 'instant', speed: options.speed });
+  const clock = createClock({
+    mode: options.clock ?? 'instant',
+    speed: options.speed,
+    start: resolveStartTime({ startTime: options.startTime, seeded: options.seed !== undefined }),
+  });
   const registry = new OrganizationRegistry(config);
   const scenarios = ScenarioLibrary.builtIn();
   for (const dir of options.scenarioDirs ?? []) scenarios.loadDirectory(dir);
