@@ -36,7 +36,17 @@ export class OrganizationRegistry {
   private load(): void {
     for (const organization of this.config.organizations) {
       this.organizations.set(organization.id, structuredClone(organization));
-      for (const key of organization.api_keys) this.apiKeys.set(key, organization.id);
+      for (const key of organization.api_keys) {
+        // A key identifies its organization. BvsMockConfig refuses a key listed twice; a configuration built
+        // by hand, without it, must not let the later organization silently take the key (docs/fidelity.md row 75).
+        const owner = this.apiKeys.get(key);
+        if (owner !== undefined && owner !== organization.id) {
+          throw new Error(
+            `bvs-mock: API key "${key}" is given to organizations ${owner} and ${organization.id}; a key identifies its organization, so give each its own`,
+          );
+        }
+        this.apiKeys.set(key, organization.id);
+      }
       for (const client of organization.oauth_clients) {
         this.clients.set(client.client_id, { organizationId: organization.id, clientSecret: client.client_secret, scopes: [...client.scopes] });
       }

@@ -1,5 +1,6 @@
 import { EVENT_TYPES, EventTypeName } from './event-types';
 import { idOf } from './ids';
+import { toJsonPath } from './parse-result';
 import { HttpUrl } from './primitives';
 import { ALL_SCOPES, type Scope } from './scopes';
 import { WebhookAuthType } from './webhook-endpoint';
@@ -32,6 +33,29 @@ export const WebhookEndpointConfig = z
     }
   });
 
+/**
+ * An API key as the configuration declares it. Test credentials are test credentials: any length, as
+ * long as it can be sent as `Authorization: Bearer <key>` (printable ASCII, no spaces), so `key_a` is
+ * fine and an empty or blank key, which no request could ever present, is refused (docs/fidelity.md row 75).
+ */
+export const ApiKey = z.string().superRefine((key, context) => {
+  if (key.trim() === '') {
+    context.addIssue({
+      code: 'custom',
+      input: key,
+      message: `an API key must not be empty${key === '' ? '' : ' or only spaces'}; give any printable text, like key_a`,
+    });
+    return;
+  }
+  if (!/^[\x21-\x7e]+$/.test(key)) {
+    context.addIssue({
+      code: 'custom',
+      input: key,
+      message: `an API key must be printable ASCII without spaces, like key_a (it is sent as Authorization: Bearer <key>), got ${JSON.stringify(key)}`,
+    });
+  }
+});
+
 /** An OAuth client of the organization's API (spec §5.4). */
 export const OAuthClientConfig = z.strictObject({
   client_id: z.string().min(1),
@@ -60,7 +84,7 @@ export const OrganizationSettings = z.strictObject({
 export const OrganizationConfig = z
   .strictObject({
     id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { message: 'must be letters, digits, "-" or "_" (up to 64), like acme' }),
-    api_keys: z.array(z.string().min(8, { message: 'an API key needs at least 8 characters' })).default([]),
+    api_keys: z.array(ApiKey).default([]),
     oauth_clients: z.array(OAuthClientConfig).default([]),
     settings: OrganizationSettings.default({ child_batches_ready: true }),
     webhook_endpoints: z.array(WebhookEndpointConfig).default([]),
@@ -95,20 +119,24 @@ export const BvsMockConfig = z
       .default([OrganizationConfig.parse(DEFAULT_ORGANIZATION)]),
   })
   .superRefine((config, context) => {
-    const owners = new Map<string, string>();
+    // Each value with the path that claimed it first and its organization's index: an API key or a
+    // client_id identifies its organization, so a value claimed twice is refused within one and across them.
+    const owners = new Map<string, { path: string; organization: number }>();
     const claim = (kind: string, value: string, path: PropertyKey[]) => {
       const key = `${kind}\u0000${value}`;
       const owner = owners.get(key);
-      if (owner !== undefined)
-        context.addIssue({ code: 'custom', path, message: `${kind} "${value}" is used twice (also at ${owner}); each must be unique across organizations` });
-      else
-        owners.set(
-          key,
-          path
-            .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
-            .join('')
-            .slice(1),
-        );
+      const organization = path[1] as number;
+      if (owner === undefined) {
+        owners.set(key, { path: toJsonPath(path), organization });
+      } else if (kind !== 'organization id' && owner.organization === organization) {
+        context.addIssue({ code: 'custom', path, message: `${kind} "${value}" is listed twice in this organization (also at ${owner.path}); list it once` });
+      } else {
+        context.addIssue({
+          code: 'custom',
+          path,
+          message: `${kind} "${value}" is used twice (also at ${owner.path}); each must be unique across organizations${kind === 'organization id' ? '' : `, since it identifies its organization`}`,
+        });
+      }
     };
     config.organizations.forEach((organization, index) => {
       claim('organization id', organization.id, ['organizations', index, 'id']);
