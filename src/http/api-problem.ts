@@ -1,4 +1,4 @@
-import { API_ERROR_STATUS, type ApiError, type ApiErrorCode, type Issue } from '../schemas';
+import { API_ERROR_STATUS, describeProblems, type ApiError, type ApiErrorCode, type Issue } from '../schemas';
 import { jsonResponse, type CoreResponse } from './core-types';
 
 /**
@@ -84,12 +84,7 @@ export const problems = {
   malformedJson: (detail: string) => new ApiProblem('malformed_json', `The body is not valid JSON: ${detail}.`),
   payloadTooLarge: (limit: number) =>
     new ApiProblem('payload_too_large', `The body is larger than ${limit} bytes, the limit of bvs-mock (docs/fidelity.md row 26).`),
-  validationFailed: (issues: Issue[], where = 'request body') =>
-    new ApiProblem(
-      'validation_failed',
-      `The ${where} has ${issues.length} problem${issues.length === 1 ? '' : 's'}: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`,
-      issues,
-    ),
+  validationFailed: (issues: Issue[], where = 'request body') => new ApiProblem('validation_failed', describeProblems(issues, where), issues),
   invalidRequest: (message: string, issues: Issue[] = []) => new ApiProblem('invalid_request', message, issues),
   conflict: (message: string) => new ApiProblem('conflict', message),
   urlExpired: (expiredAt: string) =>

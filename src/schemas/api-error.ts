@@ -41,7 +41,7 @@ export const ApiErrorIssue = outbound(
   z.strictObject({
     path: z.string().openapi({ example: '$.entity_validation.country' }),
     code: z.string().openapi({ example: 'invalid_format' }),
-    message: z.string().openapi({ example: 'must be a two-letter upper-case country code (ISO 3166-1 alpha-2), like CL' }),
+    message: z.string().openapi({ example: 'must be an ISO 3166-1 alpha-2 country code, like CL; AB is not one' }),
   }),
   'ApiErrorIssue',
 );
@@ -52,7 +52,9 @@ export const ApiError = outbound(
     error: outbound(
       z.strictObject({
         code: ApiErrorCodeName,
-        message: z.string().openapi({ example: 'The request body has 1 problem: $.country: must be a two-letter upper-case country code.' }),
+        message: z
+          .string()
+          .openapi({ example: 'The request body has 1 problem: $.country: must be an ISO 3166-1 alpha-2 country code, like CL; AB is not one' }),
         status: z.number().int().min(400).max(599),
         request_id: z.string().openapi({ example: 'req_000042' }),
         issues: z.array(ApiErrorIssue).openapi({ description: 'Every problem found in the input; empty when the error is not about input.' }),

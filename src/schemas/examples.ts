@@ -2,7 +2,8 @@ import type { ApiError } from './api-error';
 import { makeRunData, type DataSourceRun, type DataSourceRunRecords, type LatestDataSourceRun } from './data-source-run';
 import type { DataSourceRunBatch } from './data-source-run-batch';
 import type { EntityValidation } from './entity-validation';
-import type { EntityValidationCreateRequest } from './entity-validation-create';
+import { EntityValidationCreateFields, type EntityValidationCreateRequest } from './entity-validation-create';
+import { describeProblems, parseWith } from './parse-result';
 import type { EventType } from './event-types';
 import type { WebhookEvent } from './events';
 import type { Formation } from './formation';
@@ -256,16 +257,11 @@ export function exampleRecords(): DataSourceRunRecords {
   };
 }
 
+/** The answer to a create call with `country: "cl"`, as bvs-mock gives it (the issues come from the schema itself). */
 export function exampleApiError(): ApiError {
-  return {
-    error: {
-      code: 'validation_failed',
-      message: 'The request body has 1 problem. $.country: must be a two-letter upper-case country code (ISO 3166-1 alpha-2), like CL',
-      status: 422,
-      request_id: 'req_000042',
-      issues: [{ path: '$.country', code: 'invalid_format', message: 'must be a two-letter upper-case country code (ISO 3166-1 alpha-2), like CL' }],
-    },
-  };
+  const result = parseWith(EntityValidationCreateFields, { tin: '76086428-5', country: 'cl' });
+  const issues = result.ok ? [] : result.issues;
+  return { error: { code: 'validation_failed', message: describeProblems(issues), status: 422, request_id: 'req_000042', issues } };
 }
 
 /** One example body per event type. */

@@ -51,6 +51,14 @@ export function parseWith<S extends ZodType>(schema: S, value: unknown): ParseRe
   return result.success ? { ok: true, value: result.data } : { ok: false, issues: toIssues(result.error) };
 }
 
+/**
+ * The sentence an input refusal starts with, the same for the API's errors and the examples of the
+ * document: `The request body has 2 problems: $.tin: must not be empty; $.country: …`.
+ */
+export function describeProblems(issues: readonly Issue[], where = 'request body'): string {
+  return `The ${where} has ${issues.length} problem${issues.length === 1 ? '' : 's'}: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`;
+}
+
 /** Writes issues one per line, as `$.tin: must not be empty`. */
 export function formatIssues(issues: readonly Issue[]): string {
   return issues.map((issue) => `${issue.path}: ${issue.message}`).join('\n');
