@@ -9,14 +9,12 @@ import type { CoreRequest, CoreResponse } from './core-types';
 import { mediaType, parseJsonBody } from './read-body';
 import type { RouteContext } from './route-context';
 import { Router, type Route, type RouteMatch } from './router';
-import { apiRoutes } from './routes/api-routes';
+import { apiOperations } from './routes/api-operations';
 import { controlRoutes } from './routes/control-routes';
 import { deliveryRoutes } from './routes/delivery-routes';
 import { recipientPageRoute } from './routes/recipient-page-route';
 import { reportRoute } from './routes/report-route';
-import { extensionRoutes } from './routes/extension-routes';
 import { fileRoutes } from './routes/file-routes';
-import { oauthTokenRoute } from './routes/oauth-token-route';
 import { openApiRoutes } from './routes/openapi-routes';
 
 /** The transport-free API: one request in, one response out. */
@@ -37,17 +35,7 @@ const CONTRACT_ERRORS = new Set([
 
 /** Every route of bvs-mock: the spec's API, its extensions, files, the control API and the document. */
 export function allRoutes(): Route[] {
-  return [
-    oauthTokenRoute,
-    ...apiRoutes,
-    ...extensionRoutes,
-    ...fileRoutes,
-    ...controlRoutes,
-    ...deliveryRoutes,
-    reportRoute,
-    recipientPageRoute,
-    ...openApiRoutes(),
-  ];
+  return [...apiOperations, ...fileRoutes, ...controlRoutes, ...deliveryRoutes, reportRoute, recipientPageRoute, ...openApiRoutes()];
 }
 
 /**

@@ -1,5 +1,6 @@
 import { API_ERROR_STATUS, describeProblems, type ApiError, type ApiErrorCode, type Issue } from '../schemas';
 import { jsonResponse, type CoreResponse } from './core-types';
+import type { ActionErrorCode, ActionResult } from '../engine';
 
 /**
  * An API error on its way out: a handler throws it and the pipeline answers it
@@ -24,6 +25,22 @@ export class ApiProblem extends Error {
     const body: ApiError = { error: { code: this.code, message: this.message, status: this.status, request_id: requestId, issues: this.issues } };
     return jsonResponse(this.status, body, this.headers);
   }
+}
+
+/**
+ * An engine sentence as an API message: ending with a full stop, and capitalized when it starts with a
+ * plain word (never an id, an email address or a quoted name, which keep their spelling).
+ */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  const capitalized = /^[a-z]+\b(?![@_.\-])/.test(trimmed) ? trimmed.charAt(0).toUpperCase() + trimmed.slice(1) : trimmed;
+  return /[.?!]$/.test(capitalized) ? capitalized : `${capitalized}.`;
+}
+
+/** The value of an engine action, or its refusal thrown as the API's answer ({@link problems.refused}). */
+export function unwrap<T>(result: ActionResult<T>): T {
+  if (result.ok) return result.value;
+  throw problems.refused(result);
 }
 
 /**
@@ -87,6 +104,11 @@ export const problems = {
   validationFailed: (issues: Issue[], where = 'request body') => new ApiProblem('validation_failed', describeProblems(issues, where), issues),
   invalidRequest: (message: string, issues: Issue[] = []) => new ApiProblem('invalid_request', message, issues),
   conflict: (message: string) => new ApiProblem('conflict', message),
+  /** An action the engine refused (an id it does not know, or a state that does not allow it), in the engine's words. */
+  refused: (refusal: { code: ActionErrorCode; message: string }) =>
+    new ApiProblem(refusal.code === 'not_found' ? 'not_found' : 'conflict', sentence(refusal.message)),
+  unknownScenario: (message: string) =>
+    new ApiProblem('invalid_request', sentence(message), [{ path: '$headers["x-mock-scenario"]', code: 'scenario_not_found', message }]),
   urlExpired: (expiredAt: string) =>
     new ApiProblem(
       'url_expired',

@@ -2,6 +2,7 @@ import type { Scope } from '../schemas';
 import { problems } from './api-problem';
 import type { RouteContext } from './route-context';
 import type { CoreResponse } from './core-types';
+import type { OperationDocument } from './operation-document';
 
 /** Who may call a route: an API credential with a scope, anyone (token endpoint, pre-signed files), or the control API. */
 export type RouteAccess = { kind: 'api'; scope: Scope } | { kind: 'public' } | { kind: 'control' };
@@ -18,6 +19,8 @@ export interface Route {
    * fires, may change state, which is what `RouteContext.stateVersion` counts.
    */
   pure?: boolean;
+  /** What the OpenAPI document says of it; every operation of the API has one (the document is built from these). */
+  document?: OperationDocument;
   handle(context: RouteContext): CoreResponse | Promise<CoreResponse>;
 }
 

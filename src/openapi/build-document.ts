@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { registerExtensionPaths } from './register-extension-paths';
-import { registerPaths } from './register-paths';
+import { apiOperations } from '../http/routes/api-operations';
+import { registerRoutes } from './register-routes';
 import { registerSecuritySchemes } from './security';
 import { registerWebhooks } from './register-webhooks';
 
@@ -16,15 +16,15 @@ must tolerate fields it does not know; bvs-mock itself sends exactly the fields 
 envelopes are closed: \`type\` plus one resource key (see docs/fidelity.md).`;
 
 /**
- * Builds the OpenAPI 3.1 document from the zod schemas: every path of spec §4,
+ * Builds the OpenAPI 3.1 document from the zod schemas and the routes (each declares its own
+ * operation, so the document and what bvs-mock answers cannot drift): every path of spec §4,
  * both security schemes of spec §5 and the 12 events of spec §6 under `webhooks`.
  * The result is deterministic, so the committed copy can be checked for drift.
  */
 export function buildOpenApiDocument(): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registerSecuritySchemes(registry);
-  registerPaths(registry);
-  registerExtensionPaths(registry);
+  registerRoutes(registry, apiOperations);
   registerWebhooks(registry);
   const generator = new OpenApiGeneratorV31(registry.definitions, { sortComponents: 'alphabetically' });
   return generator.generateDocument({

@@ -20,14 +20,3 @@ export function errorResponses(codes: readonly ApiErrorCode[]): Record<string, R
   }
   return responses;
 }
-
-/** Errors every authenticated operation may answer. */
-export const AUTHENTICATED_ERRORS: readonly ApiErrorCode[] = [
-  'https_required',
-  'unauthorized',
-  'invalid_token',
-  'token_expired',
-  'insufficient_scope',
-  'rate_limited',
-  'internal_error',
-];

@@ -15,7 +15,7 @@ test('an unknown scenario name in X-Mock-Scenario is answered with the closest n
   );
   const error = expectApiError(answer, 400, 'invalid_request');
   expect(error.message).toMatch(
-    /^no scenario named "happy-partner"\. Did you mean "happy-partners"( or "happy-no-partners")?\? GET \/_mock\/scenarios lists them/,
+    /^No scenario named "happy-partner"\. Did you mean "happy-partners"( or "happy-no-partners")?\? GET \/_mock\/scenarios lists them/,
   );
   expect(error.issues?.[0]?.path).toBe('$headers["x-mock-scenario"]');
 });

@@ -1,5 +1,18 @@
-import { parseEntityValidationCreate, type EntityValidationCreateFields } from '../../schemas';
-import { ApiProblem, problems } from '../api-problem';
+import {
+  DataSourceRunRecords,
+  EntityValidation,
+  EntityValidationCreateRequest,
+  WebhookEndpointList,
+  exampleCreateRequest,
+  exampleEntityValidation,
+  exampleRecords,
+  exampleWebhookEndpoint,
+  idOf,
+  parseEntityValidationCreate,
+  z,
+  type EntityValidationCreateFields,
+} from '../../schemas';
+import { problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { checkBody } from '../read-body';
 import type { Route } from '../router';
@@ -15,6 +28,17 @@ export const apiRoutes: Route[] = [
     pattern: '/api/v2/webhook_endpoints',
     operation: 'listWebhookEndpoints',
     access: { kind: 'api', scope: 'webhook_endpoints:read' },
+    document: {
+      tags: ['Webhook endpoints'],
+      summary: "List the organization's webhook endpoints",
+      description: 'Endpoints are created, edited and given secrets in the dashboard, not through the API (spec §4).',
+      answer: {
+        status: 200,
+        description: 'The endpoints of the organization.',
+        schema: WebhookEndpointList,
+        example: { webhook_endpoints: [exampleWebhookEndpoint()] },
+      },
+    },
     handle(context) {
       const endpoints = context.services.endpoints.list(context.organizationId).map((stored) => stored.endpoint);
       return jsonResponse(200, { webhook_endpoints: endpoints });
@@ -25,6 +49,15 @@ export const apiRoutes: Route[] = [
     pattern: '/api/v2/entity_validations',
     operation: 'createEntityValidation',
     access: { kind: 'api', scope: 'validations:write' },
+    document: {
+      tags: ['Entity validations'],
+      summary: 'Create an entity validation',
+      description:
+        'Starts the validation of an entity identified by `tin` and `country`; results arrive by webhook (spec §4). The body may carry the fields at the top level or wrapped in `entity_validation`. bvs-mock also reads the header `X-Mock-Scenario` (a scenario name; an unknown one is a 400 `invalid_request`).',
+      body: { schema: EntityValidationCreateRequest, example: exampleCreateRequest() },
+      answer: { status: 201, description: 'The validation, as it stands right after creation.', schema: EntityValidation, example: exampleEntityValidation() },
+      errors: ['invalid_request'],
+    },
     handle(context) {
       const body = context.json();
       if (body === undefined) throw problems.invalidRequest('The body is empty; send a JSON object with at least tin and country.');
@@ -36,9 +69,7 @@ export const apiRoutes: Route[] = [
         request: fields,
         scenarioName: scenarioName?.trim() || undefined,
       });
-      if (!result.ok) {
-        throw new ApiProblem('invalid_request', result.message, [{ path: '$headers["x-mock-scenario"]', code: result.code, message: result.message }]);
-      }
+      if (!result.ok) throw problems.unknownScenario(result.message);
       return jsonResponse(201, result.value, { location: `/api/v2/entity_validations/${result.value.id}` });
     },
   },
@@ -49,6 +80,13 @@ export const apiRoutes: Route[] = [
     what: 'entity validation',
     read: (engine, organizationId, id) => engine.getValidation(organizationId, id),
     pure: true,
+    document: {
+      tags: ['Entity validations'],
+      summary: 'Read an entity validation',
+      description: 'The validation as it stands now, including `related_entities` with the full identity of every partner (spec §4).',
+      params: z.strictObject({ id: idOf('evl') }),
+      answer: { status: 200, description: 'The entity validation.', schema: EntityValidation, example: exampleEntityValidation() },
+    },
   }),
   readRoute({
     pattern: '/api/v2/data_source_runs/:id/records',
@@ -57,5 +95,12 @@ export const apiRoutes: Route[] = [
     what: 'data source run',
     read: (engine, organizationId, id) => engine.getRecords(organizationId, id),
     pure: true,
+    document: {
+      tags: ['Data source runs'],
+      summary: 'Read the records of a data source run',
+      description: "The path is given as `records_url` inside a run's `data` (spec §4). The response shape is not shown by the spec (docs/fidelity.md).",
+      params: z.strictObject({ id: idOf('dsr') }),
+      answer: { status: 200, description: 'The records of the run.', schema: DataSourceRunRecords, example: exampleRecords() },
+    },
   }),
 ];

@@ -1,11 +1,10 @@
 import { ClockAdvanceRequest, OrganizationOnlyRequest, parseWith, toIssues, type OrganizationSettings } from '../../schemas';
-import { problems } from '../api-problem';
+import { problems, unwrap } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { encodeCursor, readPageQuery } from '../page-query';
 import { checkBody } from '../read-body';
 import { VERSION } from '../../version';
 import type { Route } from '../router';
-import { unwrap } from './extension-routes';
 import { informationRequestRoutes } from './information-request-routes';
 import { scenarioRoutes } from './scenario-routes';
 

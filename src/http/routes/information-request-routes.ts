@@ -4,7 +4,7 @@ import { AnalyzeRequest, AssignRequest, CompleteAssignmentRequest, EvaluateReque
 import { jsonResponse } from '../core-types';
 import { checkBody } from '../read-body';
 import type { Route } from '../router';
-import { unwrap } from './extension-routes';
+import { unwrap } from '../api-problem';
 
 /**
  * One action on an information request, as its recipient or a reviewer

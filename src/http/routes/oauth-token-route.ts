@@ -1,4 +1,4 @@
-import { OAuthTokenRequest, parseWith, type OAuthTokenResponse, type Scope } from '../../schemas';
+import { OAuthTokenRequest, OAuthTokenResponse, exampleOAuthTokenResponse, parseWith, type Scope } from '../../schemas';
 import { problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { checkBody, parseFormBody } from '../read-body';
@@ -14,6 +14,15 @@ export const oauthTokenRoute: Route = {
   pattern: '/oauth/token',
   operation: 'createOAuthToken',
   access: { kind: 'public' },
+  document: {
+    tags: ['Authentication'],
+    summary: 'Get an OAuth access token',
+    description:
+      'OAuth 2.0 client credentials grant (spec §4, §5.4). The token is sent as `Authorization: Bearer <ACCESS_TOKEN>` and expires after `expires_in` seconds.',
+    body: { schema: OAuthTokenRequest, contentType: 'application/x-www-form-urlencoded' },
+    answer: { status: 200, description: 'An access token.', schema: OAuthTokenResponse, example: exampleOAuthTokenResponse() },
+    errors: ['invalid_request', 'unsupported_grant_type', 'invalid_client', 'insufficient_scope'],
+  },
   handle(context) {
     const fields = parseFormBody(context.request);
     if (fields.grant_type !== undefined && fields.grant_type !== 'client_credentials') throw problems.unsupportedGrant(fields.grant_type);

@@ -2,6 +2,7 @@ import type { Engine } from '../../engine';
 import type { Scope } from '../../schemas';
 import { problems } from '../api-problem';
 import { JSON_CONTENT_TYPE, jsonResponse } from '../core-types';
+import type { OperationDocument } from '../operation-document';
 import type { Route } from '../router';
 
 /** Options of {@link readRoute}. */
@@ -18,6 +19,8 @@ export interface ReadRouteOptions {
    * (`RouteContext.stateVersion`), so polling a settled validation costs no rendering (bench:api).
    */
   pure?: boolean;
+  /** What the OpenAPI document says of it. */
+  document: OperationDocument;
 }
 
 /**
@@ -31,6 +34,7 @@ export function readRoute(options: ReadRouteOptions): Route {
     operation: options.operation,
     access: { kind: 'api', scope: options.scope },
     pure: options.pure,
+    document: options.document,
     handle(context) {
       const id = context.params.id!;
       const { answers } = context.services;

@@ -1,0 +1,40 @@
+import type { ZodObject, ZodType } from 'zod';
+import type { ApiErrorCode } from '../schemas';
+
+/** One answer an operation gives on success: its status, what it is, and its body's schema and example. */
+export interface DocumentedAnswer {
+  status: 200 | 201 | 202 | 204;
+  description: string;
+  /** The body, `application/json` unless `contentType` says otherwise; none for a 204. */
+  schema?: ZodType;
+  example?: unknown;
+  contentType?: string;
+}
+
+/**
+ * What the OpenAPI document says of a route, declared beside its handler so the two cannot drift
+ * (the document is built from the routes: src/openapi/register-routes.ts).
+ *
+ * Security follows the route's `access`; the errors every operation of its kind may answer (transport,
+ * credentials, body reading, injected faults, an id that does not exist) are added by the builder, so a
+ * route lists only the errors its handler answers itself.
+ */
+export interface OperationDocument {
+  tags: readonly string[];
+  summary: string;
+  description: string;
+  /** Path parameters, each with its own schema (`{ id: idOf('evl') }`). */
+  params?: ZodObject;
+  /** The request body and its media type (`application/json` unless said otherwise). */
+  body?: { schema: ZodType; example?: unknown; contentType?: 'application/json' | 'application/x-www-form-urlencoded' };
+  answer: DocumentedAnswer;
+  /** Errors the handler answers itself, beside those the builder adds for every operation of its kind. */
+  errors?: readonly ApiErrorCode[];
+  /**
+   * The spec refers to this operation without giving its path or shape, so both are bvs-mock's choice:
+   * marked `x-bvs-mock-extension: true` (docs/fidelity.md row 18).
+   */
+  extension?: boolean;
+  /** Security requirements replacing the ones `access` gives (the token endpoint's client authentication). */
+  security?: Array<Record<string, string[]>>;
+}
