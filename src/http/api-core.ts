@@ -10,6 +10,7 @@ import { mediaType, parseJsonBody } from './read-body';
 import type { RouteContext } from './route-context';
 import { Router, type Route, type RouteMatch } from './router';
 import { apiOperations } from './routes/api-operations';
+import { OAUTH_TOKEN_PATH, oauthTokenRoute } from './routes/oauth-token-route';
 import { controlRoutes } from './routes/control-routes';
 import { deliveryRoutes } from './routes/delivery-routes';
 import { recipientPageRoute } from './routes/recipient-page-route';
@@ -82,12 +83,15 @@ export function createApiCore(services: ApiServices): ApiCore {
           // One place tells "evicted" from "never existed", for every read and action by id.
           const id = match?.params.id;
           const evicted = error.code === 'not_found' && id !== undefined && context !== undefined && services.engine.wasEvicted(context.organizationId, id);
-          response = (evicted ? problems.evicted(id) : error).toResponse(requestId);
+          const problem = evicted ? problems.evicted(id) : error;
+          // The token endpoint writes its errors as RFC 6749 §5.2 has them, also those of the pipeline before its handler.
+          const oauth = (match?.route ?? (request.path === OAUTH_TOKEN_PATH ? oauthTokenRoute : undefined))?.errorForm === 'oauth2';
+          response = oauth ? problem.toOAuthResponse() : problem.toResponse(requestId);
           if (CONTRACT_ERRORS.has(error.code))
             problemIssues = error.issues.length > 0 ? error.issues : [{ path: '$', code: error.code, message: error.message }];
         } else {
           services.logError(requestId, error);
-          response = problems.internal().toResponse(requestId);
+          response = match?.route.errorForm === 'oauth2' ? problems.internal().toOAuthResponse() : problems.internal().toResponse(requestId);
         }
       }
       response.headers['x-request-id'] = requestId;

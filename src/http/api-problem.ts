@@ -1,4 +1,4 @@
-import { API_ERROR_STATUS, describeProblems, type ApiError, type ApiErrorCode, type Issue } from '../schemas';
+import { API_ERROR_STATUS, describeProblems, type ApiError, type ApiErrorCode, type Issue, oauthErrorOf, type OAuthError } from '../schemas';
 import { jsonResponse, type CoreResponse } from './core-types';
 import type { ActionErrorCode, ActionResult } from '../engine';
 
@@ -25,7 +25,24 @@ export class ApiProblem extends Error {
     const body: ApiError = { error: { code: this.code, message: this.message, status: this.status, request_id: requestId, issues: this.issues } };
     return jsonResponse(this.status, body, this.headers);
   }
+
+  /**
+   * The response of the token endpoint, in RFC 6749 §5.2's form: `{ error, error_description }`,
+   * never cached, and a 401 says which client authentication to use (docs/fidelity.md row 69).
+   */
+  toOAuthResponse(): CoreResponse {
+    const [error, status] = oauthErrorOf(this.code);
+    const description =
+      this.issues.length > 0 && !this.message.includes(this.issues[0]!.path) ? `${this.message} ${describeProblems(this.issues, 'form')}` : this.message;
+    const body: OAuthError = { error, error_description: description };
+    const headers: Record<string, string> = { ...OAUTH_NO_STORE, ...(status === 401 ? { 'www-authenticate': 'Basic realm="bvs-mock"' } : {}) };
+    if (this.headers.allow) headers.allow = this.headers.allow;
+    return jsonResponse(status, body, headers);
+  }
 }
+
+/** Headers of every token endpoint answer (RFC 6749 §5.1). */
+export const OAUTH_NO_STORE: Readonly<Record<string, string>> = { 'cache-control': 'no-store', pragma: 'no-cache' };
 
 /**
  * An engine sentence as an API message: ending with a full stop, and capitalized when it starts with a
@@ -33,7 +50,7 @@ export class ApiProblem extends Error {
  */
 function sentence(text: string): string {
   const trimmed = text.trim();
-  const capitalized = /^[a-z]+\b(?![@_.\-])/.test(trimmed) ? trimmed.charAt(0).toUpperCase() + trimmed.slice(1) : trimmed;
+  const capitalized = /^[a-z]+\b(?![@_.-])/.test(trimmed) ? trimmed.charAt(0).toUpperCase() + trimmed.slice(1) : trimmed;
   return /[.?!]$/.test(capitalized) ? capitalized : `${capitalized}.`;
 }
 
@@ -83,12 +100,30 @@ export const problems = {
       'invalid_client',
       'Unknown client_id or wrong client_secret. Use the OAuth client printed when bvs-mock started, or one from the configuration file.',
     ),
+  noClientAuthentication: () =>
+    new ApiProblem(
+      'invalid_client',
+      'No client authentication. Send client_id and client_secret in the form, or `Authorization: Basic base64(client_id:client_secret)` (RFC 6749 §2.3.1).',
+    ),
+  malformedBasic: () =>
+    new ApiProblem(
+      'invalid_client',
+      'The Authorization header of the token request must be `Basic base64(client_id:client_secret)`, each part form-encoded (RFC 6749 §2.3.1).',
+    ),
+  twoClientAuthentications: () =>
+    new ApiProblem(
+      'invalid_request',
+      'The client authenticated twice: with HTTP Basic and with client_id or client_secret in the form. Use one method (RFC 6749 §2.3).',
+    ),
   unsupportedGrant: (grant: string) =>
     new ApiProblem('unsupported_grant_type', `grant_type "${grant}" is not supported; use grant_type=client_credentials (spec §4).`, [
       { path: '$.grant_type', code: 'invalid_value', message: 'must be client_credentials' },
     ]),
-  scopeNotAllowed: (scopes: string[]) =>
-    new ApiProblem('insufficient_scope', `This client may not have the scope${scopes.length === 1 ? '' : 's'} ${scopes.join(', ')}.`),
+  scopeNotAllowed: (scopes: string[], allowed: readonly string[]) =>
+    new ApiProblem(
+      'invalid_scope',
+      `This client may not have the scope${scopes.length === 1 ? '' : 's'} ${scopes.join(', ')}; it may ask for ${allowed.join(' ')} (or leave scope out to get them all).`,
+    ),
   notFound: (what: string, id: string) => new ApiProblem('not_found', `No ${what} with id ${id} in your organization.`),
   unknownOrganization: (id: string, known: string[]) =>
     new ApiProblem('not_found', `No organization ${id} in the configuration; the organizations are ${known.join(', ')}.`),

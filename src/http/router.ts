@@ -19,6 +19,8 @@ export interface Route {
    * fires, may change state, which is what `RouteContext.stateVersion` counts.
    */
   pure?: boolean;
+  /** How its errors are written: the API's one shape (default), or RFC 6749 §5.2's for the token endpoint. */
+  errorForm?: 'api' | 'oauth2';
   /** What the OpenAPI document says of it; every operation of the API has one (the document is built from these). */
   document?: OperationDocument;
   handle(context: RouteContext): CoreResponse | Promise<CoreResponse>;

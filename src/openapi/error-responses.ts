@@ -1,4 +1,4 @@
-import { API_ERROR_STATUS, ApiError, type ApiErrorCode } from '../schemas';
+import { API_ERROR_STATUS, ApiError, OAuthError, oauthErrorOf, type ApiErrorCode } from '../schemas';
 import type { ResponseConfig } from '@asteasolutions/zod-to-openapi';
 
 /**
@@ -16,6 +16,26 @@ export function errorResponses(codes: readonly ApiErrorCode[]): Record<string, R
     responses[String(status)] = {
       description: `Error: ${list.join(', ')}.`,
       content: { 'application/json': { schema: ApiError } },
+    };
+  }
+  return responses;
+}
+
+/**
+ * The error responses of the token endpoint, in RFC 6749 §5.2's form, grouped by status, each naming
+ * the API error codes it stands for and the RFC error it carries.
+ */
+export function oauthErrorResponses(codes: readonly ApiErrorCode[]): Record<string, ResponseConfig> {
+  const byStatus = new Map<number, Array<[ApiErrorCode, string]>>();
+  for (const code of codes) {
+    const [error, status] = oauthErrorOf(code);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), [code, error]]);
+  }
+  const responses: Record<string, ResponseConfig> = {};
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = {
+      description: `Error: ${list.map(([code]) => code).join(', ')}. RFC 6749 error: ${[...new Set(list.map(([, error]) => error))].join(', ')}.`,
+      content: { 'application/json': { schema: OAuthError } },
     };
   }
   return responses;

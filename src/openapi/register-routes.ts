@@ -2,7 +2,7 @@ import type { OpenAPIRegistry, RouteConfig, ZodContentObject } from '@asteasolut
 import type { ZodType } from 'zod';
 import type { Route } from '../http/router';
 import { API_ERROR_STATUS, type ApiErrorCode } from '../schemas';
-import { errorResponses } from './error-responses';
+import { errorResponses, oauthErrorResponses } from './error-responses';
 import { requires } from './security';
 
 /** Said of every operation whose path and shape the spec leaves to bvs-mock. */
@@ -66,7 +66,7 @@ export function registerRoutes(registry: OpenAPIRegistry, routes: readonly Route
           description: answer.description,
           ...(answer.schema ? { content: content(answer.schema, answer.example, answer.contentType ?? 'application/json') } : {}),
         },
-        ...errorResponses(errorsOf(route)),
+        ...(route.errorForm === 'oauth2' ? oauthErrorResponses(errorsOf(route)) : errorResponses(errorsOf(route))),
       },
       ...(document.extension ? { 'x-bvs-mock-extension': true } : {}),
     };

@@ -15,6 +15,7 @@ export const API_ERROR_STATUS = {
   token_expired: 401,
   invalid_client: 401,
   insufficient_scope: 403,
+  invalid_scope: 400,
   not_found: 404,
   route_not_found: 404,
   evicted: 404,

@@ -183,10 +183,15 @@ test.each([
   ['GET', '/api/v2/entity_validations', 'POST'],
   ['PUT', `/api/v2/entity_validations/evl_x`, 'GET'],
   ['POST', '/api/v2/webhook_endpoints', 'GET'],
-  ['GET', '/oauth/token', 'POST'],
   ['DELETE', '/_mock/clock', 'GET'],
 ])('%s %s answers 405 method_not_allowed with Allow: %s', async (method, path, allow) => {
   const answer = await t.call(path, { method, headers: auth });
   expectApiError(answer, 405, 'method_not_allowed');
   expect(answer.headers.allow).toBe(allow);
+});
+
+test("GET /oauth/token answers 405 with Allow: POST, in the token endpoint's RFC 6749 error form", async () => {
+  const answer = await t.call('/oauth/token', { headers: auth });
+  expect([answer.status, answer.headers.allow]).toEqual([405, 'POST']);
+  expect(answer.json()).toEqual({ error: 'invalid_request', error_description: 'GET is not allowed on /oauth/token; use POST.' });
 });

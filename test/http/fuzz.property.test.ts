@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ApiError, EntityValidation, OAuthTokenResponse } from '../../src/schemas';
+import { ApiError, EntityValidation, OAuthError, OAuthTokenResponse } from '../../src/schemas';
 import { API_RESPONSE_SCHEMAS } from '../support/api-response-schemas';
 import { DEFAULT_API_KEY, bearer, useTestServer } from '../support/api-test-server';
 import { concreteRoutes, seedResources, type ConcreteRoute, type ResourceIds } from '../support/route-fixtures';
@@ -187,6 +187,12 @@ test('no request makes the server answer 5xx or leave the error shape, and it st
       expect(answer.status).toBeLessThan(500);
       expect(answer.headers['x-request-id']).toMatch(/^req_\d+$/);
       if (input.method === 'HEAD') return;
+      if (answer.status >= 400 && input.path.split('?')[0] === '/oauth/token') {
+        // The token endpoint answers in RFC 6749 §5.2's form (docs/fidelity.md row 69).
+        const parsed = OAuthError.safeParse(parseOrText(answer.text()));
+        if (!parsed.success) throw new Error(`not the RFC 6749 error form: ${answer.status} ${answer.text().slice(0, 300)}`);
+        return;
+      }
       if (answer.status >= 400) {
         const parsed = ApiError.safeParse(parseOrText(answer.text()));
         if (!parsed.success) throw new Error(`not the error shape: ${answer.status} ${answer.text().slice(0, 300)}`);

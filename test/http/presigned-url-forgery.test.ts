@@ -103,8 +103,8 @@ describe('with an explicit seed (the key follows it)', () => {
 
 test('the same explicit seed in two servers gives the same URL; no seed gives different signatures', async () => {
   const urls = async (seed: number | undefined) => {
-    // The same public URL in both, so only the signature can differ.
-    const t = await startTestServer({ config: CONFIG, seed, publicUrl: 'https://127.0.0.1:4010' });
+    // The same public URL and start in both, so only the signature can differ.
+    const t = await startTestServer({ config: CONFIG, seed, publicUrl: 'https://127.0.0.1:4010', startTime: '2026-01-15T10:00:00Z' });
     try {
       const created = await t.create({ tin: HAPPY_PARTNERS, country: 'CL' }, { key: 'test_key_acme' });
       await t.runClock();

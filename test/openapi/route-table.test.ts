@@ -1,7 +1,7 @@
 import { apiOperations } from '../../src/http/routes/api-operations';
 import { buildOpenApiDocument } from '../../src/openapi';
 import { documentPath, errorsOf } from '../../src/openapi/register-routes';
-import { API_ERROR_STATUS, ApiError } from '../../src/schemas';
+import { API_ERROR_STATUS, ApiError, OAuthError } from '../../src/schemas';
 import { DEFAULT_API_KEY, bearer, useTestServer } from '../support/api-test-server';
 import { HAPPY_PARTNERS } from '../support/built-in-tins';
 
@@ -19,8 +19,10 @@ function documentedCodes(method: string, pattern: string): Map<string, string> {
   const operation = (document.paths?.[documentPath(pattern)] as Record<string, { responses: Record<string, { description: string }> }>)[method.toLowerCase()];
   const codes = new Map<string, string>();
   for (const [status, response] of Object.entries(operation!.responses)) {
-    const listed = /^Error: (.*)\.$/.exec(response.description);
+    // "Error: a, b." or, on the token endpoint, "Error: a, b. RFC 6749 error: x, y."
+    const listed = /^Error: ([^.]*)\.(?: RFC 6749 error: ([^.]*)\.)?$/.exec(response.description);
     for (const code of listed?.[1]?.split(', ') ?? []) codes.set(code, status);
+    for (const error of listed?.[2]?.split(', ') ?? []) codes.set(`rfc6749:${error}`, status);
   }
   return codes;
 }
@@ -54,7 +56,10 @@ test.each(documented.map((route) => [`${route.method} ${route.pattern}`, route] 
     const answered = new Set<string>();
     const ask = async (headers: Record<string, string>) => {
       const answer = await t.call(path, { method: route.method, headers: { 'content-type': contentType, ...headers }, body: route.method === 'GET' ? undefined : body });
-      if (answer.status >= 400) answered.add(ApiError.parse(answer.json()).error.code);
+      if (answer.status >= 400) {
+        if (route.errorForm === 'oauth2') answered.add(`rfc6749:${OAuthError.parse(answer.json()).error}`);
+        else answered.add(ApiError.parse(answer.json()).error.code);
+      }
       return answer;
     };
     await ask({});
@@ -65,9 +70,9 @@ test.each(documented.map((route) => [`${route.method} ${route.pattern}`, route] 
     const listed = documentedCodes(route.method, route.pattern);
     for (const code of answered) {
       expect({ code, listed: listed.has(code) }).toEqual({ code, listed: true });
-      expect(listed.get(code)).toBe(String(API_ERROR_STATUS[code as keyof typeof API_ERROR_STATUS]));
+      if (!code.startsWith('rfc6749:')) expect(listed.get(code)).toBe(String(API_ERROR_STATUS[code as keyof typeof API_ERROR_STATUS]));
     }
-    expect(answered).toContain('service_unavailable');
-    expect(new Set(listed.keys())).toEqual(new Set(errorsOf(route)));
+    expect(answered).toContain(route.errorForm === 'oauth2' ? 'rfc6749:temporarily_unavailable' : 'service_unavailable');
+    expect(new Set([...listed.keys()].filter((code) => !code.startsWith('rfc6749:')))).toEqual(new Set(errorsOf(route)));
   },
 );

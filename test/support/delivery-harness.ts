@@ -1,3 +1,4 @@
+import { DEFAULT_CLOCK_START } from '../../src/clock';
 import type { EngineEvent } from '../../src/engine';
 import { createMock, type Mock, type MockOptions } from '../../src/http';
 import {
@@ -30,11 +31,12 @@ export interface DeliveryHarness {
 }
 
 /**
- * Starts a mock (instant clock unless told otherwise) for a delivery test and
- * records what its engine emits. The test disposes it (`harness.mock.dispose()`).
+ * Starts a mock (instant clock and the fixed start instant unless told otherwise, so two harnesses
+ * give the same ids) for a delivery test and records what its engine emits. The test disposes it
+ * (`harness.mock.dispose()`).
  */
 export function startDeliveryHarness(options: MockOptions = {}): DeliveryHarness {
-  const mock = createMock({ clock: 'instant', ...options });
+  const mock = createMock({ clock: 'instant', startTime: DEFAULT_CLOCK_START, ...options });
   const emitted: EngineEvent[] = [];
   mock.engine.subscribe((event) => emitted.push(event));
   const organizationId = mock.services.registry.defaultId;
