@@ -1,6 +1,7 @@
 import { PlayTimers } from './play-timers';
+import { refusedAction, statusAfter, type InformationRequestAction } from '../schemas';
 import type { ScenarioInformationRequest, ScenarioInformationRequestStep, EventType } from '../schemas';
-import { done, refuse, type ActionResult } from './action-result';
+import { done, refuse, type ActionResult, type Refusal } from './action-result';
 import type { EngineContext } from './engine-context';
 import { recipientPath } from './engine-context';
 import { OrganizationState } from './organization-state';
@@ -89,7 +90,11 @@ export class InformationRequestFlow {
     }
   }
 
-  /** Scripted steps are played like driven ones; a refusal (say, evaluating twice) is simply skipped. */
+  /**
+   * Scripted steps are played like driven ones and follow the same table: a step the request's status
+   * does not allow then (say, evaluating twice, or after a driven action moved it on) is skipped
+   * (docs/fidelity.md row 71).
+   */
   private play(step: ScenarioInformationRequestStep): void {
     if (step.submit !== undefined) this.submit(step.submit);
     else if (step.analyze !== undefined) this.analyze(step.analyze);
@@ -102,8 +107,34 @@ export class InformationRequestFlow {
     return this.record.itemIds.map((id) => must(this.state.requestableItems, id));
   }
 
+  private assignments() {
+    return this.record.assignmentIds.map((id) => must(this.state.assignments, id));
+  }
+
+  /** The refusal of an action the status does not allow now (409 with the status and the actions allowed), or undefined. */
+  private refusal(action: InformationRequestAction): Refusal | undefined {
+    const refused = refusedAction(this.record.status, action, { hasResponsible: this.assignments().some((assignment) => assignment.role === 'responsible') });
+    if (!refused) return undefined;
+    return refuse('conflict', `${refused.message} (${this.record.id})`, [
+      { path: '$.status', code: `status_${refused.status}`, message: `allowed now: ${refused.allowed.length === 0 ? 'none' : refused.allowed.join(', ')}` },
+    ]);
+  }
+
+  /**
+   * Moves the request to `status` and tells it: `event` (the change's own event) and then
+   * `status_updated`, both showing the request as it is after the change (docs/fidelity.md row 72).
+   */
+  private change(status: InformationRequestRecord['status'], event: EventType): void {
+    const changed = this.record.status !== status;
+    this.record.status = status;
+    this.emit(event, () => this.render(), this.record.id);
+    if (changed) this.emit('information_request.status_updated', () => this.render(), this.record.id);
+  }
+
   /** The recipient submits items (by name, or all pending ones); each is extracted after its scripted time. */
   submit(names: 'all' | readonly string[]): ActionResult {
+    const refused = this.refusal('submit');
+    if (refused) return refused;
     const items = this.items();
     const chosen = names === 'all' ? items.filter((item) => item.status === 'pending') : names.map((name) => items.find((item) => item.name === name));
     const unknown = names === 'all' ? [] : names.filter((_name, index) => chosen[index] === undefined);
@@ -124,8 +155,7 @@ export class InformationRequestFlow {
     if (!this.record.collected && items.every((item) => item.status !== 'pending')) {
       // all_items_collected fires when the recipient has submitted everything (spec §6, Triggers).
       this.record.collected = true;
-      this.emit('information_request.all_items_collected', () => this.render(), this.record.id);
-      this.setStatus('items_collected');
+      this.change(statusAfter(this.record.status, 'submit', { allSubmitted: true }), 'information_request.all_items_collected');
     }
     return done(undefined);
   }
@@ -141,20 +171,20 @@ export class InformationRequestFlow {
 
   /** The AI analysis completes. */
   analyze(input: { information_sheet: Record<string, unknown>; chat: ReadonlyArray<{ role: 'assistant' | 'user'; content: string }> }): ActionResult {
-    if (this.record.status === 'evaluated') return refuse('conflict', 'the request is already evaluated');
+    const refused = this.refusal('analyze');
+    if (refused) return refused;
     const at = this.ctx.clock.iso();
     this.record.informationSheet = structuredClone(input.information_sheet);
     this.record.analysisChat.push(...input.chat.map((message) => ({ ...message, created_at: at })));
-    this.emit('information_request.analysis_success', () => this.render(), this.record.id);
-    this.setStatus('in_review');
+    this.change(statusAfter(this.record.status, 'analyze', { allSubmitted: true }), 'information_request.analysis_success');
     return done(undefined);
   }
 
   /** A reviewer is assigned; the assignment starts in progress. */
   assign(input: { reviewer_email: string; role: 'reviewer' | 'responsible' }): ActionResult<string> {
-    const taken = this.record.assignmentIds
-      .map((id) => must(this.state.assignments, id))
-      .find((assignment) => assignment.reviewerEmail === input.reviewer_email);
+    const refused = this.refusal('assignments');
+    if (refused) return refused;
+    const taken = this.assignments().find((assignment) => assignment.reviewerEmail === input.reviewer_email);
     if (taken) return refuse('conflict', `${input.reviewer_email} is already assigned (${taken.id})`);
     const id = this.ctx.ids.next('asg');
     const now = this.ctx.clock.iso();
@@ -175,7 +205,9 @@ export class InformationRequestFlow {
 
   /** The assignment of a reviewer is completed. */
   completeAssignment(reviewerEmail: string): ActionResult {
-    const assignment = this.record.assignmentIds.map((id) => must(this.state.assignments, id)).find((candidate) => candidate.reviewerEmail === reviewerEmail);
+    const refused = this.refusal('assignments/complete');
+    if (refused) return refused;
+    const assignment = this.assignments().find((candidate) => candidate.reviewerEmail === reviewerEmail);
     if (!assignment) return refuse('not_found', `${reviewerEmail} is not assigned to ${this.record.id}`);
     if (assignment.status === 'completed') return refuse('conflict', `the assignment of ${reviewerEmail} is already completed`);
     assignment.status = 'completed';
@@ -184,20 +216,16 @@ export class InformationRequestFlow {
     return done(undefined);
   }
 
-  /** The responsible reviewer submits the after-evaluation form: the only moment `responsible_comment` is set. */
+  /**
+   * The responsible reviewer submits the after-evaluation form: the only moment `responsible_comment`
+   * is set, and `evaluated` fires once (a second evaluate is refused: the request is evaluated).
+   */
   evaluate(comment: string): ActionResult {
-    if (this.record.status === 'evaluated') return refuse('conflict', 'the request is already evaluated; evaluated fires only once per submission');
+    const refused = this.refusal('evaluate');
+    if (refused) return refused;
     this.record.responsibleComment = comment;
-    this.record.status = 'evaluated';
-    this.emit('information_request.evaluated', () => this.render(), this.record.id);
-    this.emit('information_request.status_updated', () => this.render(), this.record.id);
+    this.change(statusAfter(this.record.status, 'evaluate', { allSubmitted: true }), 'information_request.evaluated');
     return done(undefined);
-  }
-
-  private setStatus(status: InformationRequestRecord['status']): void {
-    if (this.record.status === status) return;
-    this.record.status = status;
-    this.emit('information_request.status_updated', () => this.render(), this.record.id);
   }
 
   private render() {

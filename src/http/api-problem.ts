@@ -140,8 +140,8 @@ export const problems = {
   invalidRequest: (message: string, issues: Issue[] = []) => new ApiProblem('invalid_request', message, issues),
   conflict: (message: string) => new ApiProblem('conflict', message),
   /** An action the engine refused (an id it does not know, or a state that does not allow it), in the engine's words. */
-  refused: (refusal: { code: ActionErrorCode; message: string }) =>
-    new ApiProblem(refusal.code === 'not_found' ? 'not_found' : 'conflict', sentence(refusal.message)),
+  refused: (refusal: { code: ActionErrorCode; message: string; issues?: Issue[] }) =>
+    new ApiProblem(refusal.code === 'not_found' ? 'not_found' : 'conflict', sentence(refusal.message), refusal.issues ?? []),
   unknownScenario: (message: string) =>
     new ApiProblem('invalid_request', sentence(message), [{ path: '$headers["x-mock-scenario"]', code: 'scenario_not_found', message }]),
   urlExpired: (expiredAt: string) =>

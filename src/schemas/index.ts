@@ -14,6 +14,7 @@ export * from './examples';
 export * from './formation';
 export * from './ids';
 export * from './information-request';
+export * from './information-request-machine';
 export * from './legacy-webhook';
 export * from './oauth';
 export * from './parse-result';

@@ -24,7 +24,7 @@ const SCRIPTED = scenario({
     steps: [
       { after: '30s', submit: 'all' },
       { after: '20s', analyze: { information_sheet: { legal_name: 'Documentos SpA' }, chat: [{ role: 'assistant', content: 'Consistent.' }] } },
-      { after: '10s', assign: { reviewer_email: 'ana@client.example.com' } },
+      { after: '10s', assign: { reviewer_email: 'ana@client.example.com', role: 'responsible' } },
       { after: '10s', complete_assignment: 'ana@client.example.com' },
       { after: '10s', evaluate: { comment: 'Approved.' } },
     ],
@@ -54,10 +54,11 @@ test('a scripted request plays its events in order, with responsible_comment set
   ]);
   const withRequest = requestEvents.filter((event) => 'information_request' in event.body);
   expect(withRequest.map((event) => requestOf(event.body).responsible_comment)).toEqual([null, null, null, null, 'Approved.', 'Approved.']);
+  // Each event shows the request as it is after the change that caused it (docs/fidelity.md row 72).
   expect(withRequest.map((event) => requestOf(event.body).status)).toEqual([
-    'pending',
     'items_collected',
     'items_collected',
+    'in_review',
     'in_review',
     'evaluated',
     'evaluated',
@@ -111,6 +112,8 @@ test('driven actions refuse what cannot happen, with what to do', () => {
   expect(flow.value.completeAssignment('nobody@client.example.com')).toMatchObject({ ok: false, code: 'not_found' });
   expect(flow.value.assign({ reviewer_email: 'ana@client.example.com', role: 'responsible' }).ok).toBe(true);
   expect(flow.value.assign({ reviewer_email: 'ana@client.example.com', role: 'reviewer' })).toMatchObject({ ok: false, code: 'conflict' });
+  expect(flow.value.evaluate('Too early.')).toMatchObject({ ok: false, code: 'conflict', message: expect.stringContaining('items_collected') });
+  expect(flow.value.analyze({ information_sheet: {}, chat: [] }).ok).toBe(true);
   expect(flow.value.evaluate('Fine.').ok).toBe(true);
   expect(flow.value.evaluate('Again.')).toMatchObject({ ok: false, code: 'conflict' });
   expect(harness.engine.informationRequestFlow('globex', requestId)).toMatchObject({ ok: false, code: 'not_found' });

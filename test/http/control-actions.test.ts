@@ -107,13 +107,14 @@ test('the information request actions play the flow to evaluated, each answering
 
 test('repeating an information request action answers 409 conflict', async () => {
   const id = await drivenRequest();
-  await action(id, 'submit');
+  expect((await action(id, 'submit')).status).toBe(202);
   expectApiError(await action(id, 'submit'), 409, 'conflict');
-  await action(id, 'assignments', { reviewer_email: 'ana@client.example.com' });
+  expect((await action(id, 'assignments', { reviewer_email: 'ana@client.example.com', role: 'responsible' })).status).toBe(202);
   expectApiError(await action(id, 'assignments', { reviewer_email: 'ana@client.example.com' }), 409, 'conflict');
-  await action(id, 'assignments/complete', { reviewer_email: 'ana@client.example.com' });
+  expect((await action(id, 'assignments/complete', { reviewer_email: 'ana@client.example.com' })).status).toBe(202);
   expectApiError(await action(id, 'assignments/complete', { reviewer_email: 'ana@client.example.com' }), 409, 'conflict');
-  await action(id, 'evaluate', { comment: 'Approved.' });
+  expect((await action(id, 'analyze')).status).toBe(202);
+  expect((await action(id, 'evaluate', { comment: 'Approved.' })).status).toBe(202);
   expectApiError(await action(id, 'evaluate', { comment: 'Again.' }), 409, 'conflict');
   expectApiError(await action(id, 'analyze'), 409, 'conflict');
 });
