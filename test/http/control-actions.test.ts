@@ -1,27 +1,12 @@
-import type { EngineEvent } from '../../src/engine';
 import { EntityValidation, InformationRequest } from '../../src/schemas';
-import { expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
+import { expectApiError, useTestServer } from '../support/api-test-server';
 import { CL_FORMATION, HAPPY_NO_PARTNERS, HAPPY_PARTNERS, MISSING_INPUT_DATA } from '../support/built-in-tins';
 
 // The control API's levers on the engine: revalidation, input for a missing_input_data run, and the
 // information request actions with their refusals (docs/design.md, Control API; docs/fidelity.md rows 13, 14, 34).
 
-let t: TestServer;
-let events: EngineEvent[] = [];
-
-beforeAll(async () => {
-  t = await startTestServer();
-  t.server.engine.subscribe((event) => events.push(event));
-});
-
-afterAll(async () => {
-  await t.close();
-});
-
-beforeEach(async () => {
-  await t.call('/_mock/reset', { method: 'POST' });
-  events = [];
-});
+const t = useTestServer();
+const events = t.events;
 
 const types = () => events.map((event) => event.type);
 const read = async (id: string) => EntityValidation.parse((await t.get(`/api/v2/entity_validations/${id}`)).json());
