@@ -14,7 +14,7 @@ import type {
 } from '../schemas';
 import { EVENT_RESOURCE_KEYS } from '../schemas';
 import { done, refuse, type ActionResult } from './action-result';
-import { FILE_PATHS, type EngineContext, type PlaySettings } from './engine-context';
+import type { EngineContext, PlaySettings } from './engine-context';
 import type { EngineEvent, EventSink } from './engine-event';
 import { IdSource } from './id-source';
 import { InformationRequestFlow } from './information-request-flow';
@@ -170,7 +170,7 @@ export class Engine {
   organization(organizationId: string): OrganizationState {
     let state = this.organizations.get(organizationId);
     if (!state) {
-      state = new OrganizationState(organizationId);
+      state = new OrganizationState(organizationId, this.options.signer);
       this.organizations.set(organizationId, state);
     }
     return state;
@@ -362,27 +362,21 @@ export class Engine {
   /**
    * A batch as it stands now, with a freshly signed `consolidated_report_url`
    * when it has a report: the way to re-fetch an expired pre-signed URL (docs/fidelity.md row 18).
+   * The fresh URL is only rendered, never stored: a read changes nothing (row 79).
    */
   getBatch(organizationId: string, batchId: string): DataSourceRunBatch | undefined {
-    this.actions += 1;
     const state = this.organizations.get(organizationId);
     const batch = state?.batches.get(batchId);
     if (!state || !batch) return undefined;
-    if (batch.consolidatedReportUrl !== null)
-      batch.consolidatedReportUrl = this.options.signer.sign(FILE_PATHS.consolidatedReport(organizationId, batch.id), this.options.clock.now());
-    return renderBatch(state, batch);
+    return renderBatch(state, batch, this.options.clock.now());
   }
 
-  /** The latest formation of a validation, with freshly signed document and legal report URLs. */
+  /** The latest formation of a validation, with freshly signed document and legal report URLs (rendered, never stored). */
   getFormation(organizationId: string, validationId: string): Formation | undefined {
-    this.actions += 1;
     const state = this.organizations.get(organizationId);
     const formation = state?.formations.get(validationId)?.at(-1);
     if (!state || !formation) return undefined;
-    const now = this.options.clock.now();
-    formation.legalReportUrl = this.options.signer.sign(FILE_PATHS.legalReport(organizationId, formation.batchId), now);
-    for (const document of formation.documents) document.url = this.options.signer.sign(FILE_PATHS.document(organizationId, document.id), now);
-    return renderFormation(state, formation);
+    return renderFormation(state, formation, this.options.clock.now());
   }
 
   /** An information request as its events carry it. */

@@ -51,7 +51,7 @@ export class InformationRequestFlow {
       status: 'pending',
       createdAt: now,
       recipientUrl: ctx.signer.absolute(recipientPath(options.id)),
-      consolidatedReportUrl: null,
+      consolidatedReport: null,
       responsibleComment: null,
       itemIds: [],
       assignmentIds: [],

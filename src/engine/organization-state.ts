@@ -6,8 +6,10 @@ import type {
   InformationRequestRecord,
   RequestableItemRecord,
   RunRecord,
+  SignedFile,
   ValidationRecord,
 } from './records';
+import type { UrlSigner } from '../reports/url-signer';
 
 /**
  * Everything one organization owns. Organizations never share records: an id
@@ -24,7 +26,18 @@ export class OrganizationState {
   readonly requestableItems = new Map<string, RequestableItemRecord>();
   readonly assignments = new Map<string, AssignmentRecord>();
 
-  constructor(readonly id: string) {}
+  /**
+   * @param signer signs the pre-signed URLs of this organization's files when a record is rendered
+   */
+  constructor(
+    readonly id: string,
+    readonly signer: UrlSigner,
+  ) {}
+
+  /** The URL of a file: signed at its issue instant, or at `reissueAt` for an operation that re-fetches URLs (docs/fidelity.md rows 18, 79). */
+  signedUrl(file: SignedFile, reissueAt?: number): string {
+    return this.signer.sign(file.path, reissueAt ?? file.issuedAt);
+  }
 
   /** A record that must exist because the engine itself linked to it. */
   static must<T>(map: Map<string, T>, id: string): T {

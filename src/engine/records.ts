@@ -20,6 +20,16 @@ import type {
  * every event and response is a fresh snapshot.
  */
 
+/**
+ * A file behind a pre-signed URL: its path and the instant its URL was issued. Records keep these,
+ * never URLs: every render signs them (with the current public address), so a read never writes
+ * (docs/fidelity.md row 79).
+ */
+export interface SignedFile {
+  path: string;
+  issuedAt: number;
+}
+
 /** An entity validation: the main entity of a tree, or a related entity. */
 export interface ValidationRecord {
   id: string;
@@ -56,7 +66,8 @@ export interface BatchRecord {
   executionType: 'direct' | 'related';
   createdAt: string;
   updatedAt: string;
-  consolidatedReportUrl: string | null;
+  /** The consolidated report, once generated; its URL is signed when rendered (docs/fidelity.md row 79). */
+  consolidatedReport: SignedFile | null;
   /** When the consolidated report was generated (the PDF's date), or null. */
   reportGeneratedAt: string | null;
   runIds: string[];
@@ -96,8 +107,8 @@ export interface FormationRecord {
   validationId: string;
   batchId: string;
   script: ScenarioFormation;
-  documents: Array<{ id: string; name: string; label: string; source: string; cve: string; url: string; createdAt: string }>;
-  legalReportUrl: string;
+  documents: Array<{ id: string; name: string; label: string; source: string; cve: string; file: SignedFile; createdAt: string }>;
+  legalReport: SignedFile;
   /** When the legal report was generated (the PDF's date). */
   createdAt: string;
   /** Formation stakeholders' validation ids, by TIN. */
@@ -138,7 +149,8 @@ export interface InformationRequestRecord {
   status: z.infer<typeof InformationRequestStatus>;
   createdAt: string;
   recipientUrl: string;
-  consolidatedReportUrl: string | null;
+  /** The main batch's consolidated report, once generated (signed when rendered). */
+  consolidatedReport: SignedFile | null;
   responsibleComment: string | null;
   itemIds: string[];
   assignmentIds: string[];

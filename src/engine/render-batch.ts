@@ -41,9 +41,10 @@ export function renderLatestRun(run: RunRecord): LatestDataSourceRun {
 
 /**
  * A batch with its runs, its own alerts and, recursively, its child batches,
- * as they stand now (spec §2: batches are self-similar).
+ * as they stand now (spec §2: batches are self-similar). Its report URL is signed at its issue
+ * instant, or at `reissueAt` for the operation that re-fetches it (docs/fidelity.md rows 18, 79).
  */
-export function renderBatch(state: OrganizationState, batch: BatchRecord): DataSourceRunBatch {
+export function renderBatch(state: OrganizationState, batch: BatchRecord, reissueAt?: number): DataSourceRunBatch {
   return {
     id: batch.id,
     runs_succeeded: batch.runsSucceeded,
@@ -55,7 +56,7 @@ export function renderBatch(state: OrganizationState, batch: BatchRecord): DataS
     request_type: 'normal',
     created_at: batch.createdAt,
     updated_at: batch.updatedAt,
-    consolidated_report_url: batch.consolidatedReportUrl,
+    consolidated_report_url: batch.consolidatedReport === null ? null : state.signedUrl(batch.consolidatedReport, reissueAt),
     data_source_runs: batch.runIds.map((id) => {
       const run = must(state.runs, id);
       return { id: run.id, type: run.type, status: run.status, created_at: run.createdAt, succeeded_at: run.succeededAt };

@@ -5,7 +5,7 @@ import type { FormationRecord } from './records';
 const { must } = OrganizationState;
 
 /** The formation (societary information) of one play (spec §2, Formation). */
-export function renderFormation(state: OrganizationState, formation: FormationRecord): Formation {
+export function renderFormation(state: OrganizationState, formation: FormationRecord, reissueAt?: number): Formation {
   const validation = must(state.validations, formation.validationId);
   const script = formation.script;
   return {
@@ -46,9 +46,9 @@ export function renderFormation(state: OrganizationState, formation: FormationRe
       label: document.label,
       source: document.source,
       cve: document.cve,
-      url: document.url,
+      url: state.signedUrl(document.file, reissueAt),
       created_at: document.createdAt,
     })),
-    legal_report_url: formation.legalReportUrl,
+    legal_report_url: state.signedUrl(formation.legalReport, reissueAt),
   };
 }

@@ -42,7 +42,7 @@ export function renderInformationRequest(state: OrganizationState, request: Info
     entity_validation_id: request.validationId,
     template_id: request.templateId,
     recipient_url: request.recipientUrl,
-    consolidated_report_url: request.consolidatedReportUrl,
+    consolidated_report_url: request.consolidatedReport === null ? null : state.signedUrl(request.consolidatedReport),
     responsible_comment: request.responsibleComment,
     requestable_items: request.itemIds.map((id) => renderRequestableItem(must(state.requestableItems, id))),
     data_source_run_batch: renderBatch(state, must(state.batches, request.batchId)),

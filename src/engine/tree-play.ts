@@ -87,7 +87,7 @@ export class TreePlay {
       executionType: parent === null ? 'direct' : 'related',
       createdAt: now,
       updatedAt: now,
-      consolidatedReportUrl: null,
+      consolidatedReport: null,
       reportGeneratedAt: null,
       runIds: [],
       alertIds: [],
@@ -224,9 +224,9 @@ export class TreePlay {
       script,
       documents: script.documents.map((document) => {
         const id = this.ctx.ids.next('doc');
-        return { id, ...document, url: this.ctx.signer.sign(FILE_PATHS.document(this.state.id, id), now), createdAt: this.ctx.clock.iso() };
+        return { id, ...document, file: { path: FILE_PATHS.document(this.state.id, id), issuedAt: now }, createdAt: this.ctx.clock.iso() };
       }),
-      legalReportUrl: this.ctx.signer.sign(FILE_PATHS.legalReport(this.state.id, entity.batch.id), now),
+      legalReport: { path: FILE_PATHS.legalReport(this.state.id, entity.batch.id), issuedAt: now },
       createdAt: this.ctx.clock.iso(),
       stakeholderIds,
     };
@@ -271,13 +271,13 @@ export class TreePlay {
 
   /** Sets the consolidated report URL of the main batch and announces it. Also used for on-demand reports. */
   reportReady(): void {
-    const url = this.ctx.signer.sign(FILE_PATHS.consolidatedReport(this.state.id, this.rootBatch.id), this.ctx.clock.now());
-    this.rootBatch.consolidatedReportUrl = url;
+    const report = { path: FILE_PATHS.consolidatedReport(this.state.id, this.rootBatch.id), issuedAt: this.ctx.clock.now() };
+    this.rootBatch.consolidatedReport = report;
     this.rootBatch.reportGeneratedAt = this.ctx.clock.iso();
     this.rootBatch.updatedAt = this.rootBatch.reportGeneratedAt;
     if (this.rootBatch.informationRequestId !== null) {
       const request = this.state.informationRequests.get(this.rootBatch.informationRequestId);
-      if (request) request.consolidatedReportUrl = url;
+      if (request) request.consolidatedReport = report;
     }
     this.emit('data_source_run_batch.consolidated_report_ready', () => renderBatch(this.state, this.rootBatch), this.rootBatch.id);
   }

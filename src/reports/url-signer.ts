@@ -22,9 +22,9 @@ export type SignatureCheck = { ok: true } | { ok: false; reason: 'invalid_signat
  */
 export class UrlSigner {
   /**
-   * @param secret the HMAC key: random per start unless a seed was given
-   *   explicitly (`createMock`, docs/fidelity.md), in which case it follows the
-   *   seed so that URLs are byte-identical across runs; fixed in unit tests
+   * @param secret the HMAC key. `createMock` gives 32 random bytes per start, or
+   *   `bvs-mock:<seed>` when a seed is given (`--seed`), so that URLs are
+   *   byte-identical across runs (docs/fidelity.md); unit tests give a fixed one
    * @param baseUrl the public base address, like `https://127.0.0.1:4010`
    */
   constructor(
