@@ -156,6 +156,10 @@ export class TreePlay {
     } else {
       this.failed = true;
     }
+    // Everything this instant changes is done before any event of it is rendered, so each payload shows
+    // one consistent instant (docs/fidelity.md row 78): the batch's runs_succeeded as soon as its last
+    // run ended, and partner batches with their runs before stakeholder.created announces them.
+    this.settleRun(entity);
     this.emit('data_source_run_batch.data_source_run.ready', () => renderRun(run), run.id);
     if (status === 'succeeded') {
       if (run.type === discoveryRun(entity.script)) this.discoverPartners(entity);
@@ -196,10 +200,10 @@ export class TreePlay {
     }
     entity.batch.updatedAt = this.ctx.clock.iso();
     entity.partnersLeft += children.length;
+    for (const child of children) this.startEntity(child);
     if (added.length > 0) {
       this.emit('entity_validation.stakeholder.created', () => renderValidation(this.state, entity.validation), entity.validation.id);
     }
-    for (const child of children) this.startEntity(child);
   }
 
   private partnerValidation(entity: EntityPlay, script: ScenarioPartner): ValidationRecord {
@@ -236,11 +240,17 @@ export class TreePlay {
     this.emit('entity_validation.formation.ready', () => renderFormation(this.state, formation), entity.validation.id);
   }
 
-  private runEnded(entity: EntityPlay): void {
+  /** One run of the entity ended: when it was the last, the batch's runs_succeeded is known. */
+  private settleRun(entity: EntityPlay): void {
     entity.runsLeft -= 1;
     if (entity.runsLeft > 0) return;
     entity.batch.runsSucceeded = entity.batch.runIds.every((id) => must(this.state.runs, id).status === 'succeeded');
     entity.batch.updatedAt = this.ctx.clock.iso();
+  }
+
+  /** After the events of a run's end: the main batch's ready once all its runs ended, then whether the tree is complete. */
+  private runEnded(entity: EntityPlay): void {
+    if (entity.runsLeft > 0) return;
     if (entity.parent === null) {
       this.emit('data_source_run_batch.ready', () => renderBatch(this.state, entity.batch), entity.batch.id);
     }
