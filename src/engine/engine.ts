@@ -312,7 +312,7 @@ export class Engine {
   getRecords(organizationId: string, runId: string): DataSourceRunRecords | undefined {
     const run = this.organizations.get(organizationId)?.runs.get(runId);
     if (!run) return undefined;
-    const records = run.status === 'succeeded' ? structuredClone(run.script.records) : [];
+    const records = structuredClone(run.records);
     return { data_source_run_id: run.id, type: run.type, count: records.length, records };
   }
 

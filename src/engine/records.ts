@@ -89,6 +89,12 @@ export interface RunRecord {
   succeededAt: string | null;
   status: z.infer<typeof DataSourceRunStatus>;
   script: ScenarioRun;
+  /**
+   * What the run found, fixed when it succeeds (empty before): the script's records, one more for each
+   * alert it raises that no record backs, and a `bbs_` id on each bankruptcy bulletin search result
+   * (docs/fidelity.md row 80). `count` and the records endpoint both read it.
+   */
+  records: Array<Record<string, unknown>>;
   /** Set while the run waits in `missing_input_data`: resumes the script once input arrives. */
   waitingForInput: { resume(): void } | null;
 }

@@ -35,7 +35,7 @@ export function recordsPath(runId: string): string {
 
 /** A run with its `data`, as `latest_data_source_runs` lists it (docs/fidelity.md row 3). */
 export function renderLatestRun(run: RunRecord): LatestDataSourceRun {
-  const count = run.status === 'succeeded' ? run.script.records.length : 0;
+  const count = run.records.length;
   return { ...renderRun(run), data: makeRunData(run.id, run.sourceName, { count, records_url: recordsPath(run.id) }) };
 }
 

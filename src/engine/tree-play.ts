@@ -6,7 +6,7 @@ import { OrganizationState } from './organization-state';
 import { renderBatch, renderRun } from './render-batch';
 import { renderFormation } from './render-formation';
 import { renderValidation } from './render-validation';
-import type { BatchRecord, FormationRecord, RunRecord, ValidationRecord } from './records';
+import type { AlertRecord, BatchRecord, FormationRecord, RunRecord, ValidationRecord } from './records';
 import { createPartnerValidation } from './validation-records';
 
 const { must } = OrganizationState;
@@ -113,6 +113,7 @@ export class TreePlay {
         succeededAt: null,
         status: 'created',
         script,
+        records: [],
         waitingForInput: null,
       };
       this.state.runs.set(run.id, run);
@@ -152,7 +153,8 @@ export class TreePlay {
     }
     if (status === 'succeeded') {
       run.succeededAt = this.ctx.clock.iso();
-      this.raiseAlerts(entity, run);
+      const raised = this.raiseAlerts(entity, run);
+      run.records = runRecords(run, raised, () => this.ctx.ids.next('bbs'));
     } else {
       this.failed = true;
     }
@@ -171,14 +173,19 @@ export class TreePlay {
     this.runEnded(entity);
   }
 
-  private raiseAlerts(entity: EntityPlay, run: RunRecord): void {
+  /** Raises the alerts this run's success raises, and returns them. */
+  private raiseAlerts(entity: EntityPlay, run: RunRecord): AlertRecord[] {
     const firstRun = entity.script.runs[0]!.type;
+    const raised: AlertRecord[] = [];
     for (const alert of entity.script.alerts) {
       if ((alert.raised_by ?? firstRun) !== run.type) continue;
       const id = this.ctx.ids.next('rlal');
-      this.state.alerts.set(id, { id, name: alert.name, severity: alert.severity, validationId: entity.validation.id, batchId: entity.batch.id });
+      const record: AlertRecord = { id, name: alert.name, severity: alert.severity, validationId: entity.validation.id, batchId: entity.batch.id };
+      this.state.alerts.set(id, record);
       entity.batch.alertIds.push(id);
+      raised.push(record);
     }
+    return raised;
   }
 
   /** Partners become related entities with batches of their own; stakeholder.created announces them (spec §6 rule 1). */
@@ -311,4 +318,21 @@ export class TreePlay {
 export function discoveryRun(script: EntityScript): string {
   if (script.partners_discovered_by !== undefined) return script.partners_discovered_by;
   return script.runs.find((run) => run.type.endsWith('/registry'))?.type ?? script.runs[0]!.type;
+}
+
+/** The source whose search results carry `bbs_` ids (spec §2, Ids). */
+const BANKRUPTCY_BULLETIN = 'bankruptcy_bulletin';
+
+/**
+ * What a succeeded run found (docs/fidelity.md row 80): the script's records, or, when the script
+ * gives none but the run raises alerts, one record per alert naming its finding, so a run that raises
+ * an alert never reports `count: 0`; on a bankruptcy bulletin run each record is a search result with
+ * its own `bbs_` id first.
+ */
+export function runRecords(run: RunRecord, raised: readonly AlertRecord[], bbsId: () => string): Array<Record<string, unknown>> {
+  const scripted: Array<Record<string, unknown>> = structuredClone(run.script.records);
+  const records: Array<Record<string, unknown>> =
+    scripted.length > 0 ? scripted : raised.map((alert) => ({ finding: alert.name, severity: alert.severity, raised_alert_id: alert.id }));
+  if (run.sourceName !== BANKRUPTCY_BULLETIN) return records;
+  return records.map((record) => (typeof record.id === 'string' && record.id.startsWith('bbs_') ? record : { id: bbsId(), ...record }));
 }
