@@ -326,6 +326,16 @@ export class Engine {
       if (!state || !root) return refuse('not_found', `no entity validation ${id} in organization ${organizationId}`);
       const scenario = this.scenarioOf.get(root.id);
       if (!scenario) return refuse('conflict', `${id} is a related entity; revalidate the validation it belongs to (${root.rootId})`);
+      // One play of a tree at a time (docs/fidelity.md row 81): overlapping plays would interleave two trees' events.
+      const latest = root.batchIds.at(-1);
+      const running = latest === undefined ? undefined : this.plays.get(latest)?.stillRunning;
+      if (running !== undefined) {
+        const why =
+          'waitingRunId' in running
+            ? `its run ${running.waitingRunId} waits for input (POST /_mock/data_source_runs/${running.waitingRunId}/input)`
+            : `its last step is due at ${new Date(running.lastDueAt).toISOString()} (move the clock there, or POST /_mock/clock/run)`;
+        return refuse('conflict', `the play of ${id} in batch ${latest} is still running: ${why}; revalidate once it has ended`);
+      }
       this.startPlay(state, root, scenario, null);
       return done(renderValidation(state, root));
     });

@@ -6,7 +6,8 @@ import type { SimulatedClock, TimerHandle } from '../clock';
  * it; `cancel` stops whatever it still had scheduled (docs/fidelity.md row 59).
  */
 export class PlayTimers {
-  private readonly timers = new Set<TimerHandle>();
+  /** Each timer still scheduled, with its due time. */
+  private readonly timers = new Map<TimerHandle, number>();
 
   constructor(private readonly clock: SimulatedClock) {}
 
@@ -15,18 +16,25 @@ export class PlayTimers {
     return this.timers.size === 0;
   }
 
+  /** The due time of the last timer still scheduled (epoch ms), or null when settled. */
+  get lastDueAt(): number | null {
+    let last: number | null = null;
+    for (const at of this.timers.values()) if (last === null || at > last) last = at;
+    return last;
+  }
+
   /** Runs `callback` at simulated time `at`, as `clock.schedule` does, and keeps track of it. */
   schedule(at: number, callback: () => void): void {
     const timer = this.clock.schedule(at, () => {
       this.timers.delete(timer);
       callback();
     });
-    this.timers.add(timer);
+    this.timers.set(timer, at);
   }
 
   /** Cancels everything still scheduled. */
   cancel(): void {
-    for (const timer of this.timers) timer.cancel();
+    for (const timer of this.timers.keys()) timer.cancel();
     this.timers.clear();
   }
 }

@@ -44,6 +44,8 @@ export interface TreePlayOptions {
 export class TreePlay {
   private readonly ctx: EngineContext;
   private readonly timers: PlayTimers;
+  /** Runs of this play waiting in missing_input_data. */
+  private readonly waitingRuns = new Set<string>();
   private readonly state: OrganizationState;
   private readonly root: ValidationRecord;
   private readonly scenario: Scenario;
@@ -141,8 +143,10 @@ export class TreePlay {
       return;
     }
     if (status === 'missing_input_data') {
+      this.waitingRuns.add(run.id);
       run.waitingForInput = {
         resume: () => {
+          this.waitingRuns.delete(run.id);
           run.waitingForInput = null;
           run.status = 'created';
           entity.batch.updatedAt = this.ctx.clock.iso();
@@ -306,6 +310,16 @@ export class TreePlay {
   /** Whether nothing of this play is scheduled any more (retention may evict it, docs/fidelity.md row 59). */
   get settled(): boolean {
     return this.timers.settled;
+  }
+
+  /**
+   * Why this play still runs, for a revalidation that must wait (docs/fidelity.md row 81): the run that
+   * waits for input, or when its last scheduled step is due; undefined once it has ended.
+   */
+  get stillRunning(): { waitingRunId: string } | { lastDueAt: number } | undefined {
+    for (const id of this.waitingRuns) return { waitingRunId: id };
+    const lastDueAt = this.timers.lastDueAt;
+    return lastDueAt === null ? undefined : { lastDueAt };
   }
 
   /** Cancels what is still scheduled: the validation was evicted, and nothing of it may fire. */

@@ -24,6 +24,9 @@ test('a read after the clock moves, an API action, or a direct engine call shows
     // A control API action.
     expect((await harness.call('POST', `/_mock/entity_validations/${id}/revalidate`, {})).status).toBe(202);
     expect((await read()).data_source_run_batches).toHaveLength(2);
+    // The second play ends (one play of a tree at a time), and a read keeps that state.
+    harness.mock.clock.advance(600_000);
+    expect((await read()).latest_data_source_runs.every((run) => run.status === 'succeeded')).toBe(true);
     // A direct call on the engine, with no request and no timer in between.
     const again = harness.mock.engine.revalidate(harness.mock.services.registry.defaultId, id);
     expect(again.ok).toBe(true);
@@ -39,6 +42,9 @@ test('two mocks in one process never share kept answers, even with the same ids 
   try {
     const id = first.create(HAPPY_PARTNERS);
     expect(second.create(HAPPY_PARTNERS)).toBe(id);
+    // Both trees end (a revalidation waits for the play to end), at the same clock version.
+    first.mock.clock.advance(600_000);
+    second.mock.clock.advance(600_000);
     const organization = first.mock.services.registry.defaultId;
     // One action each, so both stand at the same version with different states.
     expect(first.mock.engine.generateConsolidatedReport(organization, 'dsrb_none').ok).toBe(false);

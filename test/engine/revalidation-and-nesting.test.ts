@@ -1,0 +1,99 @@
+import type { DataSourceRunBatch, EntityValidation, RaisedAlert } from '../../src/schemas';
+import { expectApiError, useTestServer } from '../support/api-test-server';
+import { HAPPY_PARTNERS, MISSING_INPUT_DATA } from '../support/built-in-tins';
+import { scenario, startEngine } from '../support/engine-harness';
+
+// docs/fidelity.md row 81. A revalidation while the previous play still ran used to start a second,
+// overlapping play (three revalidations, three trees interleaving their events); a partner's partner
+// (possible in custom scenarios) had no written rule for related_entities and the alert union.
+
+describe('revalidation over HTTP', () => {
+  const t = useTestServer();
+  const revalidate = (id: string) => t.json('POST', `/_mock/entity_validations/${id}/revalidate`, {});
+
+  test('a revalidation while the previous play still runs is refused with 409, and does not start overlapping plays', async () => {
+    const created = await t.create({ tin: HAPPY_PARTNERS, country: 'CL' });
+    const error = expectApiError(await revalidate(created.id), 409, 'conflict');
+    expect(error.message).toMatch(/is still running: its last step is due at \d{4}-\d\d-\d\dT.*POST \/_mock\/clock\/run/);
+    expectApiError(await revalidate(created.id), 409, 'conflict');
+    await t.runClock();
+    expect((await revalidate(created.id)).status).toBe(202);
+    expectApiError(await revalidate(created.id), 409, 'conflict');
+    await t.runClock();
+    const validation = (await t.get(`/api/v2/entity_validations/${created.id}`)).json<EntityValidation>();
+    expect(validation.data_source_run_batches).toHaveLength(2);
+    expect(t.events.filter((event) => event.type === 'data_source_run_batch.consolidated_report_ready')).toHaveLength(2);
+  });
+
+  test('a play waiting for input is still running: the refusal names the run and how to give it input', async () => {
+    const created = await t.create({ tin: MISSING_INPUT_DATA, country: 'CL' });
+    await t.runClock();
+    const error = expectApiError(await revalidate(created.id), 409, 'conflict');
+    expect(error.message).toMatch(/its run dsr_\w+ waits for input \(POST \/_mock\/data_source_runs\/dsr_\w+\/input\)/);
+  });
+});
+
+const NESTED = scenario({
+  name: 'nested-partners',
+  description: 'A holding whose partner company has a partner of its own.',
+  tins: ['76333333-3'],
+  entity: {
+    tin: '76333333-3',
+    country: 'CL',
+    category: 'business',
+    name: 'Holding Tres SpA',
+    runs: [{ type: 'cl/registry', outcomes: [{ succeeded: '10s' }] }],
+    alerts: [{ name: 'Registry inconsistency', severity: 'medium' }],
+    partners: [
+      {
+        tin: '76444444-4',
+        category: 'business',
+        name: 'Filial Cuatro SpA',
+        runs: [{ type: 'cl/registry', outcomes: [{ succeeded: '10s' }] }],
+        partners: [
+          {
+            tin: '15555555-5',
+            category: 'person',
+            name: 'Quinta',
+            surname: 'Persona',
+            runs: [{ type: 'cl/pep', outcomes: [{ succeeded: '30s' }] }],
+            alerts: [{ name: 'PEP match', severity: 'high' }],
+          },
+        ],
+      },
+    ],
+  },
+});
+
+test("a partner's partner appears in its own parent's related_entities, its batch nests under its parent's, and its alerts are in the union", () => {
+  const harness = startEngine({ scenarios: [NESTED] });
+  const id = harness.create({ tin: '76333333-3', country: 'CL' });
+  harness.runAll();
+  const root = harness.engine.getValidation('acme', id)!;
+  expect(root.related_entities.map((entity) => entity.tin)).toEqual(['76444444-4']);
+  const partner = harness.engine.getValidation('acme', root.related_entities[0]!.id)!;
+  expect(partner.related_entities.map((entity) => entity.tin)).toEqual(['15555555-5']);
+
+  const announced = harness.events
+    .filter((event) => event.type === 'entity_validation.stakeholder.created')
+    .map((event) => (event.body as { stakeholder: EntityValidation }).stakeholder.tin);
+  expect(announced).toEqual(['76333333-3', '76444444-4']);
+
+  const ready = harness.events.filter((event) => event.type === 'data_source_run_batch.child_batches_ready');
+  expect(ready).toHaveLength(1);
+  const grandchildDone = harness.events.find(
+    (event) =>
+      event.type === 'data_source_run_batch.data_source_run.ready' && (event.body as { data_source_run: { type: string } }).data_source_run.type === 'cl/pep',
+  )!;
+  expect(ready[0]!.emittedAt >= grandchildDone.emittedAt).toBe(true);
+  const main = (ready[0]!.body as { data_source_run_batch: DataSourceRunBatch }).data_source_run_batch;
+  const child = main.child_batches[0]!;
+  const grandchild = child.child_batches[0]!;
+  expect([child.tin, grandchild.tin, grandchild.parent_batch_id]).toEqual(['76444444-4', '15555555-5', child.id]);
+  const union = (batch: DataSourceRunBatch): RaisedAlert[] => [...batch.raised_alerts, ...batch.child_batches.flatMap(union)];
+  expect(
+    union(main)
+      .map((alert) => alert.name)
+      .sort(),
+  ).toEqual(['PEP match', 'Registry inconsistency']);
+});
