@@ -51,7 +51,10 @@ export class SimulatedClock {
   /** Instant mode: work outside the clock that must finish before time moves on (see setInstantBarrier). */
   private barrier: (() => Promise<void> | undefined) | null = null;
   private waitingAtBarrier = false;
-  /** How many hold() calls are running: while any is, realtime now() does not move. */
+  /**
+   * How many hold() calls are running, async ones until they settle: while any is, realtime now() does
+   * not move and the automatic modes fire no timer, so a request sees one instant across its awaits.
+   */
   private holding = 0;
   private readonly idleWaiters = new IdleWaiters();
   private firedCount = 0;
@@ -101,19 +104,38 @@ export class SimulatedClock {
   }
 
   /**
-   * Runs `action` with time standing still: every now() inside it reads the same
-   * instant. Timer callbacks already do; this is for actions that come from
-   * outside (an API call), which in realtime mode at a high speed would
-   * otherwise see time move between two reads (one real ms is `speed` simulated ms).
+   * Runs `action` with time standing still: every now() inside it reads the same instant, and when
+   * `action` returns a promise, until that promise settles (the automatic modes fire no timer
+   * meanwhile; they go on when the last hold ends). Timer callbacks already see one instant; this is
+   * for actions that come from outside (an API request), which in realtime mode at a high speed would
+   * otherwise see time move between two reads (one real ms is `speed` simulated ms). The explicit
+   * levers (advance, runAll) still move time inside a hold. Never await, inside a hold, something
+   * only the automatic modes can bring about (idle(), a timer): it would wait for ever.
    */
   hold<T>(action: () => T): T {
     this.now();
     this.holding += 1;
+    let result: T;
     try {
-      return action();
-    } finally {
-      this.holding -= 1;
+      result = action();
+    } catch (error) {
+      this.release();
+      throw error;
     }
+    if (isPromiseLike(result)) {
+      result.then(
+        () => this.release(),
+        () => this.release(),
+      );
+      return result;
+    }
+    this.release();
+    return result;
+  }
+
+  private release(): void {
+    this.holding -= 1;
+    if (this.holding === 0 && this.queue.size > 0 && this.currentMode !== 'manual' && !this.firing) this.drive();
   }
 
   /** {@link now} as a Date. */
@@ -351,7 +373,8 @@ export class SimulatedClock {
   /** One turn of an automatic mode: fire what is due, within the turn budget, then drive again. */
   private pump(): void {
     const mode = this.currentMode;
-    if (mode === 'manual' || this.waitingAtBarrier) return;
+    // A held request sees one instant; the last hold to end drives again (release()).
+    if (mode === 'manual' || this.waitingAtBarrier || this.holding > 0) return;
     const limit = mode === 'realtime' ? this.wallTarget() : Infinity;
     const deadline = performance.now() + TURN_MAX_MS;
     let fired = 0;
@@ -450,5 +473,9 @@ export function createClock(options: ClockOptions = {}): SimulatedClock {
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+function isPromiseLike<T>(value: T): value is T & PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

@@ -87,6 +87,10 @@ const DEFAULT_INFORMATION_REQUEST: ScenarioInformationRequest = {
  * turns each validation into state changes and events on the simulated clock.
  * It has no HTTP in it: events go to the sinks (delivery, or a test).
  *
+ * Its actions read the clock as they go. The API holds the clock around each request, so a request
+ * sees one instant (SimulatedClock.hold); a caller driving the engine directly on a realtime clock at
+ * high speed wraps its calls in `clock.hold` the same way.
+ *
  * @example
  * const engine = new Engine({ clock, scenarios: library, generate: generateScenario, signer });
  * engine.subscribe((event) => events.push(event));
@@ -190,37 +194,34 @@ export class Engine {
   /** Creates a validation and starts playing its tree now (spec §4, POST entity_validations). */
   createValidation(input: CreateValidationInput): ActionResult<EntityValidation> {
     this.actions += 1;
-    // One action, one instant, even on a fast realtime clock (SimulatedClock.hold).
-    return this.options.clock.hold(() => {
-      const chosen = this.chooseScenario({ tin: input.request.tin, country: input.request.country, scenarioName: input.scenarioName });
-      if (!chosen.ok) return chosen;
-      const scenario = chosen.value;
-      const state = this.organization(input.organizationId);
-      const root = createRootValidation(this.ctx, state, { organizationId: input.organizationId, request: input.request, script: scenario.entity });
-      const asked = input.request.information_request;
-      const requestScript =
-        asked !== undefined || scenario.information_request?.always ? (scenario.information_request ?? DEFAULT_INFORMATION_REQUEST) : undefined;
-      const requestId = requestScript ? this.ids.next('irq') : null;
-      const play = this.startPlay(state, root, scenario, requestId);
-      if (requestScript && requestId !== null) {
-        const flow = new InformationRequestFlow({
-          ctx: this.ctx,
-          state,
-          root,
-          id: requestId,
-          batchId: play.rootBatch.id,
-          templateId: asked?.template_id ?? requestScript.template_id,
-          webhookUrl: asked?.webhook_url ?? null,
-          script: requestScript,
-        });
-        this.flows.set(flow.record.id, flow);
-      }
-      this.scenarioOf.set(root.id, scenario);
-      this.roots.set(root.id, state.id);
-      const created = renderValidation(state, root);
-      this.enforceRetention();
-      return done(created);
-    });
+    const chosen = this.chooseScenario({ tin: input.request.tin, country: input.request.country, scenarioName: input.scenarioName });
+    if (!chosen.ok) return chosen;
+    const scenario = chosen.value;
+    const state = this.organization(input.organizationId);
+    const root = createRootValidation(this.ctx, state, { organizationId: input.organizationId, request: input.request, script: scenario.entity });
+    const asked = input.request.information_request;
+    const requestScript =
+      asked !== undefined || scenario.information_request?.always ? (scenario.information_request ?? DEFAULT_INFORMATION_REQUEST) : undefined;
+    const requestId = requestScript ? this.ids.next('irq') : null;
+    const play = this.startPlay(state, root, scenario, requestId);
+    if (requestScript && requestId !== null) {
+      const flow = new InformationRequestFlow({
+        ctx: this.ctx,
+        state,
+        root,
+        id: requestId,
+        batchId: play.rootBatch.id,
+        templateId: asked?.template_id ?? requestScript.template_id,
+        webhookUrl: asked?.webhook_url ?? null,
+        script: requestScript,
+      });
+      this.flows.set(flow.record.id, flow);
+    }
+    this.scenarioOf.set(root.id, scenario);
+    this.roots.set(root.id, state.id);
+    const created = renderValidation(state, root);
+    this.enforceRetention();
+    return done(created);
   }
 
   /**
@@ -319,54 +320,45 @@ export class Engine {
   /** Plays a validation's tree again as a new run; formation.ready fires once more (spec §6 rule 2). */
   revalidate(organizationId: string, id: string): ActionResult<EntityValidation> {
     this.actions += 1;
-    // One action, one instant, even on a fast realtime clock (SimulatedClock.hold).
-    return this.options.clock.hold(() => {
-      const state = this.organizations.get(organizationId);
-      const root = state?.validations.get(id);
-      if (!state || !root) return refuse('not_found', `no entity validation ${id} in organization ${organizationId}`);
-      const scenario = this.scenarioOf.get(root.id);
-      if (!scenario) return refuse('conflict', `${id} is a related entity; revalidate the validation it belongs to (${root.rootId})`);
-      // One play of a tree at a time (docs/fidelity.md row 81): overlapping plays would interleave two trees' events.
-      const latest = root.batchIds.at(-1);
-      const running = latest === undefined ? undefined : this.plays.get(latest)?.stillRunning;
-      if (running !== undefined) {
-        const why =
-          'waitingRunId' in running
-            ? `its run ${running.waitingRunId} waits for input (POST /_mock/data_source_runs/${running.waitingRunId}/input)`
-            : `its last step is due at ${new Date(running.lastDueAt).toISOString()} (move the clock there, or POST /_mock/clock/run)`;
-        return refuse('conflict', `the play of ${id} in batch ${latest} is still running: ${why}; revalidate once it has ended`);
-      }
-      this.startPlay(state, root, scenario, null);
-      return done(renderValidation(state, root));
-    });
+    const state = this.organizations.get(organizationId);
+    const root = state?.validations.get(id);
+    if (!state || !root) return refuse('not_found', `no entity validation ${id} in organization ${organizationId}`);
+    const scenario = this.scenarioOf.get(root.id);
+    if (!scenario) return refuse('conflict', `${id} is a related entity; revalidate the validation it belongs to (${root.rootId})`);
+    // One play of a tree at a time (docs/fidelity.md row 81): overlapping plays would interleave two trees' events.
+    const latest = root.batchIds.at(-1);
+    const running = latest === undefined ? undefined : this.plays.get(latest)?.stillRunning;
+    if (running !== undefined) {
+      const why =
+        'waitingRunId' in running
+          ? `its run ${running.waitingRunId} waits for input (POST /_mock/data_source_runs/${running.waitingRunId}/input)`
+          : `its last step is due at ${new Date(running.lastDueAt).toISOString()} (move the clock there, or POST /_mock/clock/run)`;
+      return refuse('conflict', `the play of ${id} in batch ${latest} is still running: ${why}; revalidate once it has ended`);
+    }
+    this.startPlay(state, root, scenario, null);
+    return done(renderValidation(state, root));
   }
 
   /** Supplies the input a run waits for in missing_input_data; its script goes on from now. */
   supplyInput(organizationId: string, runId: string): ActionResult {
     this.actions += 1;
-    // One action, one instant, even on a fast realtime clock (SimulatedClock.hold).
-    return this.options.clock.hold(() => {
-      const run = this.organizations.get(organizationId)?.runs.get(runId);
-      if (!run) return refuse('not_found', `no data source run ${runId} in organization ${organizationId}`);
-      if (!run.waitingForInput) return refuse('conflict', `${runId} is ${run.status}, not waiting for input (missing_input_data)`);
-      run.waitingForInput.resume();
-      return done(undefined);
-    });
+    const run = this.organizations.get(organizationId)?.runs.get(runId);
+    if (!run) return refuse('not_found', `no data source run ${runId} in organization ${organizationId}`);
+    if (!run.waitingForInput) return refuse('conflict', `${runId} is ${run.status}, not waiting for input (missing_input_data)`);
+    run.waitingForInput.resume();
+    return done(undefined);
   }
 
   /** Generates the consolidated report of a main batch on demand; works after a partner's definitive failure (spec §6 rule 4). */
   generateConsolidatedReport(organizationId: string, batchId: string): ActionResult {
     this.actions += 1;
-    // One action, one instant, even on a fast realtime clock (SimulatedClock.hold).
-    return this.options.clock.hold(() => {
-      const batch = this.organizations.get(organizationId)?.batches.get(batchId);
-      const play = this.plays.get(batchId);
-      if (!batch) return refuse('not_found', `no data source run batch ${batchId} in organization ${organizationId}`);
-      if (!play)
-        return refuse('conflict', `${batchId} is a related entity's batch; reports cover the whole tree, so ask for the main batch (${batch.parentBatchId})`);
-      play.reportReady();
-      return done(undefined);
-    });
+    const batch = this.organizations.get(organizationId)?.batches.get(batchId);
+    const play = this.plays.get(batchId);
+    if (!batch) return refuse('not_found', `no data source run batch ${batchId} in organization ${organizationId}`);
+    if (!play)
+      return refuse('conflict', `${batchId} is a related entity's batch; reports cover the whole tree, so ask for the main batch (${batch.parentBatchId})`);
+    play.reportReady();
+    return done(undefined);
   }
 
   /**
@@ -431,36 +423,33 @@ export class Engine {
    */
   addStakeholders(organizationId: string, validationId: string, stakeholders: readonly StakeholderInput[]): ActionResult<EntityValidation> {
     this.actions += 1;
-    // One action, one instant, even on a fast realtime clock (SimulatedClock.hold).
-    return this.options.clock.hold(() => {
-      const state = this.organizations.get(organizationId);
-      const validation = state?.validations.get(validationId);
-      if (!state || !validation) return refuse('not_found', `no entity validation ${validationId} in organization ${organizationId}`);
-      const known = new Set(validation.relatedEntityIds.map((id) => OrganizationState.must(state.validations, id).tin));
-      const repeated = stakeholders.filter(
-        (stakeholder, index) => known.has(stakeholder.tin) || stakeholders.findIndex((other) => other.tin === stakeholder.tin) !== index,
-      );
-      if (repeated.length > 0)
-        return refuse('conflict', `already a related entity of ${validationId}, or given twice: ${repeated.map((stakeholder) => stakeholder.tin).join(', ')}`);
-      for (const stakeholder of stakeholders) {
-        const partner = createPartnerValidation(this.ctx, state, {
-          parent: validation,
-          script: { surname: '', risk_level: null, ...stakeholder },
-          defaultCountry: validation.country,
-        });
-        validation.partnersByTin.set(stakeholder.tin, partner.id);
-        validation.relatedEntityIds.push(partner.id);
-      }
-      const root = OrganizationState.must(state.validations, validation.rootId);
-      this.ctx.emit(state, {
-        type: 'entity_validation.stakeholder.created',
-        resource: () => renderValidation(state, validation),
-        validationId: root.id,
-        resourceId: validation.id,
-        legacyWebhookUrl: root.webhook?.webhook_url ?? null,
+    const state = this.organizations.get(organizationId);
+    const validation = state?.validations.get(validationId);
+    if (!state || !validation) return refuse('not_found', `no entity validation ${validationId} in organization ${organizationId}`);
+    const known = new Set(validation.relatedEntityIds.map((id) => OrganizationState.must(state.validations, id).tin));
+    const repeated = stakeholders.filter(
+      (stakeholder, index) => known.has(stakeholder.tin) || stakeholders.findIndex((other) => other.tin === stakeholder.tin) !== index,
+    );
+    if (repeated.length > 0)
+      return refuse('conflict', `already a related entity of ${validationId}, or given twice: ${repeated.map((stakeholder) => stakeholder.tin).join(', ')}`);
+    for (const stakeholder of stakeholders) {
+      const partner = createPartnerValidation(this.ctx, state, {
+        parent: validation,
+        script: { surname: '', risk_level: null, ...stakeholder },
+        defaultCountry: validation.country,
       });
-      return done(renderValidation(state, validation));
+      validation.partnersByTin.set(stakeholder.tin, partner.id);
+      validation.relatedEntityIds.push(partner.id);
+    }
+    const root = OrganizationState.must(state.validations, validation.rootId);
+    this.ctx.emit(state, {
+      type: 'entity_validation.stakeholder.created',
+      resource: () => renderValidation(state, validation),
+      validationId: root.id,
+      resourceId: validation.id,
+      legacyWebhookUrl: root.webhook?.webhook_url ?? null,
     });
+    return done(renderValidation(state, validation));
   }
 
   /** Forgets every organization's state and starts ids and sequence numbers over; the clock is reset by its owner. */

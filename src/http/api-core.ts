@@ -76,8 +76,8 @@ export function createApiCore(services: ApiServices): ApiCore {
         context = makeContext(services, request, match, requestId, services.engine.stateVersion + writes);
         const route = match.route;
         const routeContext = context;
-        // One request, one instant of simulated time (SimulatedClock.hold).
-        response = await services.clock.hold(() => route.handle(routeContext));
+        // One request, one instant of simulated time, across the handler's awaits too (SimulatedClock.hold).
+        response = route.holdsClock === false ? await route.handle(routeContext) : await services.clock.hold(() => route.handle(routeContext));
       } catch (error) {
         if (error instanceof ApiProblem) {
           // One place tells "evicted" from "never existed", for every read and action by id.

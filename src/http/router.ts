@@ -19,6 +19,12 @@ export interface Route {
    * fires, may change state, which is what `RouteContext.stateVersion` counts.
    */
   pure?: boolean;
+  /**
+   * Whether a request to it sees one instant of simulated time (default true, SimulatedClock.hold):
+   * false for a handler that waits for the clock or a delivery to move (running the clock, a
+   * redelivery), which a held clock would keep waiting for ever.
+   */
+  holdsClock?: boolean;
   /** How its errors are written: the API's one shape (default), or RFC 6749 §5.2's for the token endpoint. */
   errorForm?: 'api' | 'oauth2';
   /** What the OpenAPI document says of it; every operation of the API has one (the document is built from these). */

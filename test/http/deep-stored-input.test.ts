@@ -20,10 +20,15 @@ function nested(levels: number): Record<string, unknown> {
   return value;
 }
 
-/** An information request of the `information-request` scenario, left where the manual clock starts it (pending). */
+/**
+ * An information request of the `information-request` scenario with its items submitted through the control
+ * API (items_collected), so it may be analysed; the manual clock has not moved.
+ */
 async function informationRequestId(): Promise<string> {
   const created = await t.create({ tin: INFORMATION_REQUEST, country: 'CL' });
-  return created.information_requests[0]!.id;
+  const id = created.information_requests[0]!.id;
+  expect((await t.json('POST', `/_mock/information_requests/${id}/submit`, {})).status).toBe(202);
+  return id;
 }
 
 const analyze = (id: string, body: unknown) => t.json('POST', `/_mock/information_requests/${id}/analyze`, body);
@@ -66,7 +71,7 @@ test('one level past the allowed depth is refused, and the request keeps no info
   const id = await informationRequestId();
   expectApiError(await analyze(id, { information_sheet: nested(MAX_JSON_DEPTH) }), 422, 'validation_failed');
   const request = await read(id);
-  expect(request).toMatchObject({ status: 'pending', information_sheet: null, analysis_chat: [] });
+  expect(request).toMatchObject({ status: 'items_collected', information_sheet: null, analysis_chat: [] });
 });
 
 test('a deep array in an API body is refused the same way, with the JSON path through the array', async () => {

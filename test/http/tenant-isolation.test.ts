@@ -101,7 +101,9 @@ test('the same TIN in two organizations makes two separate validations', async (
 test("control API calls without organization_id act on the default organization (acme), not on globex's resources", async () => {
   const globexValidation = await t.create({ tin: '76920415-6', country: 'CL' }, { key: 'test_key_globex' });
   expectApiError(await t.json('POST', `/_mock/entity_validations/${globexValidation.id}/revalidate`, {}), 404, 'not_found');
+  await t.runClock();
   expect((await t.json('POST', `/_mock/entity_validations/${globexValidation.id}/revalidate?organization_id=globex`, {})).status).toBe(202);
+  await t.runClock();
   expect((await t.json('POST', `/_mock/entity_validations/${globexValidation.id}/revalidate`, { organization_id: 'globex' })).status).toBe(202);
   expectApiError(await t.json('POST', `/_mock/entity_validations/${acme.validation}/revalidate`, { organization_id: 'globex' }), 404, 'not_found');
 });

@@ -106,6 +106,7 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/clock/run',
     operation: 'control.clock.run',
     access: control,
+    holdsClock: false,
     async handle(context) {
       await context.services.drain();
       return jsonResponse(200, { ...context.services.clock.describe(), deliveries: context.services.deliveries.counts() });

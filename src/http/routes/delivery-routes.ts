@@ -133,6 +133,7 @@ export const deliveryRoutes: Route[] = [
     pattern: '/_mock/events/:id/redeliver',
     operation: 'control.events.redeliver',
     access: control,
+    holdsClock: false,
     async handle(context) {
       const event = await context.services.deliveries.redeliver(context.organizationId, context.params.id!);
       if (!event) throw problems.notFound('delivery event', context.params.id!);
