@@ -12,6 +12,7 @@ export type { ClockOptions, StartTime, StartTimeOptions } from './clock-options'
 export { logClockError } from './clock-error-handler';
 export type { ClockErrorContext, ClockErrorHandler } from './clock-error-handler';
 export { StepLimitError } from './step-limit-error';
+export { advanceSettled, runSettled, type InstantBarrier } from './settled-levers';
 export type { StepLimitErrorOptions } from './step-limit-error';
 export { systemTime } from './system-time';
 export type { SystemTime } from './system-time';

@@ -37,6 +37,11 @@ export interface ApiServices {
   /** The bearer token the control API asks for (`--control-token`); null: the control API is open. */
   controlToken: string | null;
   /** Runs the clock and waits for deliveries until nothing is left (`POST /_mock/clock/run`). */
+  /**
+   * Moves the clock `ms` forward and answers how many timers fired; a manual clock moves instant by
+   * instant, waiting for the deliveries each instant starts (docs/fidelity.md row 76).
+   */
+  advance(ms: number): Promise<number>;
   drain(): Promise<void>;
   /** Empties every state and moves the clock back to its start (`POST /_mock/reset`). */
   reset(): void;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createClock, resolveStartTime, type ClockMode, type SimulatedClock, type StartTime } from '../clock';
+import { advanceSettled, createClock, resolveStartTime, runSettled, type ClockMode, type SimulatedClock, type StartTime } from '../clock';
 import { OrganizationRegistry } from '../config';
 import { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
 import { Engine, IdSource } from '../engine';
@@ -171,14 +171,17 @@ export function createMock(options: MockOptions = {}): Mock {
   // Instant mode waits for deliveries before moving time on: they happen at their events' time, in order.
   // A slow receiver stops being waited for after a bound (docs/fidelity.md, "Slow receivers").
   clock.setInstantBarrier(() => deliveries.instantBarrier());
+  const barrier = () => deliveries.instantBarrier();
   const drain = async () => {
     for (;;) {
-      if (clock.mode === 'manual') clock.runAll();
+      // The manual clock runs instant by instant, as the instant mode does, so retries keep their gaps (row 76).
+      if (clock.mode === 'manual') await runSettled(clock, barrier);
       else await clock.idle();
       await deliveries.settled();
       if (clock.pending === 0) return;
     }
   };
+  const advance = (ms: number) => (clock.mode === 'manual' ? advanceSettled(clock, ms, barrier) : Promise.resolve(clock.advance(ms)));
   const tokens = new AccessTokens();
   const answers = new AnswerCache();
   const journal = new RequestJournal(options.retention?.maxJournalEntries);
@@ -201,6 +204,7 @@ export function createMock(options: MockOptions = {}): Mock {
     controlToken: options.controlToken ?? null,
     reset: () => resetMock({ deliveries, faults, engine, clock, registry, endpoints, tokens, journal, answers, emittedEvents, seedEndpoints }),
     drain,
+    advance,
     origin,
     answers,
     logError,

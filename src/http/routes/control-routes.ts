@@ -83,7 +83,8 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/clock/advance',
     operation: 'control.clock.advance',
     access: control,
-    handle(context) {
+    holdsClock: false,
+    async handle(context) {
       const body = checkBody(context, (value) => parseWith(ClockAdvanceRequest, value), context.json() ?? {});
       const { clock } = context.services;
       const ms = Math.round(body.seconds * 1000);
@@ -97,7 +98,7 @@ export const controlRoutes: Route[] = [
           maxSeconds: Math.max(0, Math.floor((limit - now) / 1000)),
         });
       }
-      const fired = clock.advance(ms);
+      const fired = await context.services.advance(ms);
       return jsonResponse(200, { ...context.services.clock.describe(), fired });
     },
   },
