@@ -1,21 +1,12 @@
-import { performance } from 'node:perf_hooks';
 import type { ClockDescription } from './clock-description';
 import { logClockError, type ClockErrorContext } from './clock-error-handler';
 import { isClockMode, CLOCK_MODES, type ClockMode } from './clock-mode';
 import { checkSpeed, resolveClockOptions, type ClockOptions, type ResolvedClockOptions } from './clock-options';
 import { IdleWaiters } from './idle-waiters';
-import { RealTimer } from './real-timer';
+import { AutoDriver } from './auto-driver';
 import { StepLimitError } from './step-limit-error';
 import type { TimerCallback, TimerHandle } from './timer-handle';
 import { TimerQueue, type QueuedTimer } from './timer-queue';
-
-/**
- * An automatic run (instant, or realtime catching up) yields to I/O after this many timers or this
- * much CPU time, whichever comes first, so an HTTP server in the same process keeps answering while
- * a scenario with 100k events plays.
- */
-const TURN_MAX_TIMERS = 1_000;
-const TURN_MAX_MS = 4;
 
 /**
  * The one simulated clock: every time-based behaviour of bvs-mock (run durations, retries and
@@ -45,12 +36,8 @@ export class SimulatedClock {
   private anchorSim: number;
   private anchorWall: number;
   private firing = false;
-  /** Timers fired by instant mode since the queue was last empty, checked against maxSteps. */
-  private stepsThisRun = 0;
-  private readonly realTimer = new RealTimer();
-  /** Instant mode: work outside the clock that must finish before time moves on (see setInstantBarrier). */
-  private barrier: (() => Promise<void> | undefined) | null = null;
-  private waitingAtBarrier = false;
+  /** Drives the automatic modes (auto-driver.ts). */
+  private readonly driver: AutoDriver;
   /**
    * How many hold() calls are running, async ones until they settle: while any is, realtime now() does
    * not move and the automatic modes fire no timer, so a request sees one instant across its awaits.
@@ -70,6 +57,19 @@ export class SimulatedClock {
     this.current = this.startedAt;
     this.anchorSim = this.startedAt;
     this.anchorWall = this.options.wallNow();
+    this.driver = new AutoDriver({
+      mode: () => this.currentMode,
+      speed: () => this.currentSpeed,
+      current: () => this.current,
+      held: () => this.holding > 0,
+      maxSteps: this.options.maxSteps,
+      nextDue: () => this.queue.peek()?.at,
+      wallTarget: () => this.wallTarget(),
+      fireNext: () => this.fireNext(),
+      settleIdle: () => this.settleIdle(),
+      halted: (error) => this.idleWaiters.rejectAll(error),
+      report: (error, context) => this.report(error, context),
+    });
   }
 
   /** Current mode. */
@@ -122,7 +122,7 @@ export class SimulatedClock {
       this.release();
       throw error;
     }
-    if (isPromiseLike(result)) {
+    if (isThenable(result)) {
       result.then(
         () => this.release(),
         () => this.release(),
@@ -135,7 +135,7 @@ export class SimulatedClock {
 
   private release(): void {
     this.holding -= 1;
-    if (this.holding === 0 && this.queue.size > 0 && this.currentMode !== 'manual' && !this.firing) this.drive();
+    if (this.holding === 0 && this.queue.size > 0 && this.currentMode !== 'manual' && !this.firing) this.driver.drive();
   }
 
   /** {@link now} as a Date. */
@@ -172,7 +172,7 @@ export class SimulatedClock {
     const entry = this.queue.push(Math.max(ms, this.now()), callback);
     const isHead = this.queue.peek() === entry;
     // Inside a callback the running loop drives afterwards; otherwise wake the automatic modes.
-    if (!this.firing && (isHead || (this.currentMode === 'instant' && !this.realTimer.armedForNextTurn))) this.drive();
+    if (!this.firing && (isHead || (this.currentMode === 'instant' && !this.driver.armedForNextTurn))) this.driver.drive();
     return this.handleFor(entry);
   }
 
@@ -257,8 +257,8 @@ export class SimulatedClock {
     this.currentSpeed = speed;
     this.anchorSim = this.current;
     this.anchorWall = this.options.wallNow();
-    this.stepsThisRun = 0;
-    if (!this.firing) this.drive();
+    this.driver.restartSteps();
+    if (!this.firing) this.driver.drive();
   }
 
   /** Cancels every timer and moves time back to the start; the mode stays. */
@@ -268,8 +268,8 @@ export class SimulatedClock {
     this.current = this.startedAt;
     this.anchorSim = this.startedAt;
     this.anchorWall = this.options.wallNow();
-    this.stepsThisRun = 0;
-    this.realTimer.release();
+    this.driver.restartSteps();
+    this.driver.release();
     this.settleIdle();
   }
 
@@ -279,7 +279,7 @@ export class SimulatedClock {
    */
   stop(): void {
     this.setMode('manual');
-    this.realTimer.release();
+    this.driver.release();
     if (this.idleWaiters.size > 0) {
       this.idleWaiters.rejectAll(
         new Error(
@@ -322,7 +322,7 @@ export class SimulatedClock {
     if (!this.queue.remove(entry)) return false;
     if (!this.firing) {
       this.settleIdle();
-      this.drive();
+      this.driver.drive();
     }
     return true;
   }
@@ -367,55 +367,7 @@ export class SimulatedClock {
    * `barrier` returns a promise to wait for, or undefined when nothing runs.
    */
   setInstantBarrier(barrier: (() => Promise<void> | undefined) | null): void {
-    this.barrier = barrier;
-  }
-
-  /** One turn of an automatic mode: fire what is due, within the turn budget, then drive again. */
-  private pump(): void {
-    const mode = this.currentMode;
-    // A held request sees one instant; the last hold to end drives again (release()).
-    if (mode === 'manual' || this.waitingAtBarrier || this.holding > 0) return;
-    const limit = mode === 'realtime' ? this.wallTarget() : Infinity;
-    const deadline = performance.now() + TURN_MAX_MS;
-    let fired = 0;
-    for (let next = this.queue.peek(); next !== undefined && next.at <= limit; next = this.queue.peek()) {
-      if (this.currentMode !== mode || fired === TURN_MAX_TIMERS) break;
-      if (fired % 64 === 0 && fired > 0 && performance.now() > deadline) break;
-      if (mode === 'instant') {
-        if (next.at > this.current && this.barrier) {
-          const outstanding = this.barrier();
-          if (outstanding) {
-            this.waitingAtBarrier = true;
-            const resume = () => {
-              this.waitingAtBarrier = false;
-              this.drive();
-            };
-            outstanding.then(resume, (error: unknown) => {
-              this.report(error, { source: 'timer', at: this.current });
-              resume();
-            });
-            return;
-          }
-        }
-        if (this.stepsThisRun >= this.options.maxSteps) return this.haltRun();
-        this.stepsThisRun++;
-      }
-      this.fireNext();
-      fired++;
-    }
-    this.settleIdle();
-    this.drive();
-  }
-
-  /** Arms the one real timer the current mode needs, or none; never more than one at a time. */
-  private drive(): void {
-    if (this.queue.size === 0 || this.currentMode === 'manual') return this.realTimer.release();
-    if (this.currentMode === 'realtime') {
-      const next = this.queue.peek() as QueuedTimer<TimerCallback>;
-      const wait = Math.ceil((next.at - this.wallTarget()) / this.currentSpeed);
-      if (wait > 0) return this.realTimer.armAfter(wait, () => this.pump());
-    }
-    this.realTimer.armNextTurn(() => this.pump());
+    this.driver.setBarrier(barrier);
   }
 
   private afterLever(): void {
@@ -425,20 +377,12 @@ export class SimulatedClock {
       this.anchorWall = this.options.wallNow();
     }
     this.settleIdle();
-    this.drive();
-  }
-
-  private haltRun(): void {
-    const error = new StepLimitError({ operation: 'instant mode', limit: this.options.maxSteps, at: this.current });
-    this.stepsThisRun = 0;
-    this.realTimer.release();
-    this.report(error, { source: 'step-limit', at: this.current });
-    this.idleWaiters.rejectAll(error);
+    this.driver.drive();
   }
 
   private settleIdle(): void {
     if (this.queue.size > 0) return;
-    this.stepsThisRun = 0;
+    this.driver.restartSteps();
     this.idleWaiters.resolveAll();
   }
 
@@ -473,9 +417,5 @@ export function createClock(options: ClockOptions = {}): SimulatedClock {
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
-}
-
-function isPromiseLike<T>(value: T): value is T & PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
