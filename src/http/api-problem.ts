@@ -139,6 +139,8 @@ export const problems = {
   validationFailed: (issues: Issue[], where = 'request body') => new ApiProblem('validation_failed', describeProblems(issues, where), issues),
   invalidRequest: (message: string, issues: Issue[] = []) => new ApiProblem('invalid_request', message, issues),
   conflict: (message: string) => new ApiProblem('conflict', message),
+  scenarioConflict: (issues: Issue[]) =>
+    new ApiProblem('conflict', sentence(`the scenario cannot be added: ${issues.map((issue) => issue.message).join('; ')}`), issues),
   /** An action the engine refused (an id it does not know, or a state that does not allow it), in the engine's words. */
   refused: (refusal: { code: ActionErrorCode; message: string; issues?: Issue[] }) =>
     new ApiProblem(refusal.code === 'not_found' ? 'not_found' : 'conflict', sentence(refusal.message), refusal.issues ?? []),

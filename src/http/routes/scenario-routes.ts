@@ -1,5 +1,5 @@
 import { parseScenarioSource, type ScenarioSummary } from '../../engine/scenarios';
-import { ApiProblem, problems } from '../api-problem';
+import { problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { jsonDepthIssue, mediaType } from '../read-body';
 import type { Route } from '../router';
@@ -46,7 +46,7 @@ export const scenarioRoutes: Route[] = [
       if (tooDeep !== undefined) throw problems.validationFailed([tooDeep], 'scenario');
       const result = context.services.scenarios.add(parsed.value, SOURCE);
       if (!result.ok)
-        throw new ApiProblem('conflict', `The scenario cannot be added: ${result.issues.map((issue) => issue.message).join('; ')}`, result.issues);
+        throw problems.scenarioConflict(result.issues);
       const added = context.services.scenarios.list().find((candidate) => candidate.name === parsed.value.name)!;
       return jsonResponse(201, summary(added));
     },
