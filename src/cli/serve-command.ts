@@ -17,7 +17,7 @@ interface ServeFlags {
   /** Undefined unless given: ids still follow seed 1, but pre-signed URLs get a random key. */
   seed?: number;
   clock: ClockMode;
-  /** `now` or an ISO 8601 instant; undefined: now, or the fixed instant when a seed is given (docs/fidelity.md rows 73, 74). */
+  /** `now` or an ISO 8601 instant; undefined: now, or the fixed instant when a seed is given (docs/fidelity.md rows 72, 73). */
   startTime?: string;
   speed: number;
   http: boolean;

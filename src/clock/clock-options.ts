@@ -5,7 +5,7 @@ import { systemTime } from './system-time';
 /**
  * The fixed instant a clock starts at when nothing else is said: `createClock()` without `start`, and
  * bvs-mock given a seed but no start time, so two runs of the same seed and scenario produce
- * byte-identical timestamps (docs/design.md "One simulated clock", docs/fidelity.md row 74).
+ * byte-identical timestamps (docs/design.md "One simulated clock", docs/fidelity.md row 73).
  */
 export const DEFAULT_CLOCK_START = '2026-01-15T10:00:00.000Z';
 
@@ -37,7 +37,7 @@ export interface StartTimeOptions {
 
 /**
  * The instant bvs-mock's clock starts at, in epoch ms, read once at start so `reset()` returns to the
- * same instant (docs/fidelity.md rows 73 and 74). A client's tokens, timestamps and pre-signed URL
+ * same instant (docs/fidelity.md rows 72 and 73). A client's tokens, timestamps and pre-signed URL
  * expiries are then near the wall clock it lives on, unless a seed asks for reproducible bytes.
  *
  * @throws RangeError naming the value and the accepted forms ({@link START_TIME_FORMS}).

@@ -10,7 +10,7 @@ export type InstantBarrier = () => Promise<void> | undefined;
  * each for what `barrier` names (the deliveries its timers started, within the bound for slow
  * receivers) before time passes it. So a retry is scheduled from its attempt's start and fires at its
  * exact due time, however the clock is moved: one long advance, many short ones, or a run to the end
- * (docs/fidelity.md row 76). Returns how many timers fired. A reset while it waits ends it there.
+ * (docs/fidelity.md row 75). Returns how many timers fired. A reset while it waits ends it there.
  *
  * @example
  * await advanceSettled(clock, 400_000, () => deliveries.instantBarrier());

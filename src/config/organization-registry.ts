@@ -38,7 +38,7 @@ export class OrganizationRegistry {
       this.organizations.set(organization.id, structuredClone(organization));
       for (const key of organization.api_keys) {
         // A key identifies its organization. BvsMockConfig refuses a key listed twice; a configuration built
-        // by hand, without it, must not let the later organization silently take the key (docs/fidelity.md row 75).
+        // by hand, without it, must not let the later organization silently take the key (docs/fidelity.md row 74).
         const owner = this.apiKeys.get(key);
         if (owner !== undefined && owner !== organization.id) {
           throw new Error(

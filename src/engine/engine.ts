@@ -325,7 +325,7 @@ export class Engine {
     if (!state || !root) return refuse('not_found', `no entity validation ${id} in organization ${organizationId}`);
     const scenario = this.scenarioOf.get(root.id);
     if (!scenario) return refuse('conflict', `${id} is a related entity; revalidate the validation it belongs to (${root.rootId})`);
-    // One play of a tree at a time (docs/fidelity.md row 81): overlapping plays would interleave two trees' events.
+    // One play of a tree at a time (docs/fidelity.md row 79): overlapping plays would interleave two trees' events.
     const latest = root.batchIds.at(-1);
     const running = latest === undefined ? undefined : this.plays.get(latest)?.stillRunning;
     if (running !== undefined) {
@@ -364,7 +364,7 @@ export class Engine {
   /**
    * A batch as it stands now, with a freshly signed `consolidated_report_url`
    * when it has a report: the way to re-fetch an expired pre-signed URL (docs/fidelity.md row 18).
-   * The fresh URL is only rendered, never stored: a read changes nothing (row 79).
+   * The fresh URL is only rendered, never stored: a read changes nothing (row 77).
    */
   getBatch(organizationId: string, batchId: string): DataSourceRunBatch | undefined {
     const state = this.organizations.get(organizationId);

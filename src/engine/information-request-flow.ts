@@ -93,7 +93,7 @@ export class InformationRequestFlow {
   /**
    * Scripted steps are played like driven ones and follow the same table: a step the request's status
    * does not allow then (say, evaluating twice, or after a driven action moved it on) is skipped
-   * (docs/fidelity.md row 71).
+   * (docs/fidelity.md row 70).
    */
   private play(step: ScenarioInformationRequestStep): void {
     if (step.submit !== undefined) this.submit(step.submit);
@@ -122,7 +122,7 @@ export class InformationRequestFlow {
 
   /**
    * Moves the request to `status` and tells it: `event` (the change's own event) and then
-   * `status_updated`, both showing the request as it is after the change (docs/fidelity.md row 72).
+   * `status_updated`, both showing the request as it is after the change (docs/fidelity.md row 71).
    */
   private change(status: InformationRequestRecord['status'], event: EventType): void {
     const changed = this.record.status !== status;

@@ -34,7 +34,7 @@ export class OrganizationState {
     readonly signer: UrlSigner,
   ) {}
 
-  /** The URL of a file: signed at its issue instant, or at `reissueAt` for an operation that re-fetches URLs (docs/fidelity.md rows 18, 79). */
+  /** The URL of a file: signed at its issue instant, or at `reissueAt` for an operation that re-fetches URLs (docs/fidelity.md rows 18, 77). */
   signedUrl(file: SignedFile, reissueAt?: number): string {
     return this.signer.sign(file.path, reissueAt ?? file.issuedAt);
   }

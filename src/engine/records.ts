@@ -23,7 +23,7 @@ import type {
 /**
  * A file behind a pre-signed URL: its path and the instant its URL was issued. Records keep these,
  * never URLs: every render signs them (with the current public address), so a read never writes
- * (docs/fidelity.md row 79).
+ * (docs/fidelity.md row 77).
  */
 export interface SignedFile {
   path: string;
@@ -66,7 +66,7 @@ export interface BatchRecord {
   executionType: 'direct' | 'related';
   createdAt: string;
   updatedAt: string;
-  /** The consolidated report, once generated; its URL is signed when rendered (docs/fidelity.md row 79). */
+  /** The consolidated report, once generated; its URL is signed when rendered (docs/fidelity.md row 77). */
   consolidatedReport: SignedFile | null;
   /** When the consolidated report was generated (the PDF's date), or null. */
   reportGeneratedAt: string | null;
@@ -92,7 +92,7 @@ export interface RunRecord {
   /**
    * What the run found, fixed when it succeeds (empty before): the script's records, one more for each
    * alert it raises that no record backs, and a `bbs_` id on each bankruptcy bulletin search result
-   * (docs/fidelity.md row 80). `count` and the records endpoint both read it.
+   * (docs/fidelity.md row 78). `count` and the records endpoint both read it.
    */
   records: Array<Record<string, unknown>>;
   /** Set while the run waits in `missing_input_data`: resumes the script once input arrives. */

@@ -42,7 +42,7 @@ export function renderLatestRun(run: RunRecord): LatestDataSourceRun {
 /**
  * A batch with its runs, its own alerts and, recursively, its child batches,
  * as they stand now (spec §2: batches are self-similar). Its report URL is signed at its issue
- * instant, or at `reissueAt` for the operation that re-fetches it (docs/fidelity.md rows 18, 79).
+ * instant, or at `reissueAt` for the operation that re-fetches it (docs/fidelity.md rows 18, 77).
  */
 export function renderBatch(state: OrganizationState, batch: BatchRecord, reissueAt?: number): DataSourceRunBatch {
   return {

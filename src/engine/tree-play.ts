@@ -163,7 +163,7 @@ export class TreePlay {
       this.failed = true;
     }
     // Everything this instant changes is done before any event of it is rendered, so each payload shows
-    // one consistent instant (docs/fidelity.md row 78): the batch's runs_succeeded as soon as its last
+    // one consistent instant (docs/fidelity.md row 76): the batch's runs_succeeded as soon as its last
     // run ended, and partner batches with their runs before stakeholder.created announces them.
     this.settleRun(entity);
     this.emit('data_source_run_batch.data_source_run.ready', () => renderRun(run), run.id);
@@ -313,7 +313,7 @@ export class TreePlay {
   }
 
   /**
-   * Why this play still runs, for a revalidation that must wait (docs/fidelity.md row 81): the run that
+   * Why this play still runs, for a revalidation that must wait (docs/fidelity.md row 79): the run that
    * waits for input, or when its last scheduled step is due; undefined once it has ended.
    */
   get stillRunning(): { waitingRunId: string } | { lastDueAt: number } | undefined {
@@ -338,7 +338,7 @@ export function discoveryRun(script: EntityScript): string {
 const BANKRUPTCY_BULLETIN = 'bankruptcy_bulletin';
 
 /**
- * What a succeeded run found (docs/fidelity.md row 80): the script's records, or, when the script
+ * What a succeeded run found (docs/fidelity.md row 78): the script's records, or, when the script
  * gives none but the run raises alerts, one record per alert naming its finding, so a run that raises
  * an alert never reports `count: 0`; on a bankruptcy bulletin run each record is a search result with
  * its own `bbs_` id first.

@@ -39,7 +39,7 @@ export interface ApiServices {
   /** Runs the clock and waits for deliveries until nothing is left (`POST /_mock/clock/run`). */
   /**
    * Moves the clock `ms` forward and answers how many timers fired; a manual clock moves instant by
-   * instant, waiting for the deliveries each instant starts (docs/fidelity.md row 76).
+   * instant, waiting for the deliveries each instant starts (docs/fidelity.md row 75).
    */
   advance(ms: number): Promise<number>;
   drain(): Promise<void>;

@@ -48,7 +48,7 @@ export interface MockOptions {
    * When the simulated clock starts (`--start-time`): `'now'`, an ISO 8601 string, epoch ms or a Date;
    * `POST /_mock/reset` returns here. Default: the wall clock at start, rounded down to the whole second;
    * with an explicit `seed`, the fixed 2026-01-15T10:00:00.000Z so the same seed gives the same bytes
-   * (docs/fidelity.md rows 73, 74).
+   * (docs/fidelity.md rows 72, 73).
    */
   startTime?: StartTime;
   /** Speed factor of the realtime clock. */
@@ -174,7 +174,7 @@ export function createMock(options: MockOptions = {}): Mock {
   const barrier = () => deliveries.instantBarrier();
   const drain = async () => {
     for (;;) {
-      // The manual clock runs instant by instant, as the instant mode does, so retries keep their gaps (row 76).
+      // The manual clock runs instant by instant, as the instant mode does, so retries keep their gaps (row 75).
       if (clock.mode === 'manual') await runSettled(clock, barrier);
       else await clock.idle();
       await deliveries.settled();

@@ -36,7 +36,7 @@ export const WebhookEndpointConfig = z
 /**
  * An API key as the configuration declares it. Test credentials are test credentials: any length, as
  * long as it can be sent as `Authorization: Bearer <key>` (printable ASCII, no spaces), so `key_a` is
- * fine and an empty or blank key, which no request could ever present, is refused (docs/fidelity.md row 75).
+ * fine and an empty or blank key, which no request could ever present, is refused (docs/fidelity.md row 74).
  */
 export const ApiKey = z.string().superRefine((key, context) => {
   if (key.trim() === '') {

@@ -1,5 +1,5 @@
 /**
- * The one table of an information request's life (docs/fidelity.md rows 13 and 71): which actions each
+ * The one table of an information request's life (docs/fidelity.md rows 13 and 70): which actions each
  * status allows, and where each leads. The engine follows it for driven actions and scripted steps, and
  * scenario files are checked against it when loaded.
  *

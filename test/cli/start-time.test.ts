@@ -4,7 +4,7 @@ import { createMock } from '../../src/http';
 import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
 import { httpClient, type HttpClient } from '../support/https-client';
 
-// When the simulated clock starts (docs/fidelity.md rows 73, 74): the wall clock at start by default, the
+// When the simulated clock starts (docs/fidelity.md rows 72, 73): the wall clock at start by default, the
 // fixed 2026-01-15T10:00:00.000Z when a seed is given without --start-time, or --start-time.
 
 const SECOND = 1000;

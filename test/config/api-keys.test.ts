@@ -8,7 +8,7 @@ import { bearer, useTestServer } from '../support/api-test-server';
 import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
 import { httpClient } from '../support/https-client';
 
-// API keys in the configuration are test credentials (docs/fidelity.md row 75): any length, but never
+// API keys in the configuration are test credentials (docs/fidelity.md row 74): any length, but never
 // empty or blank, never listed twice, and never shared by two organizations, since a key identifies its
 // organization.
 

@@ -3,7 +3,7 @@ import type { DataSourceRunBatch, EntityValidation } from '../../src/schemas';
 import { startEngine } from '../support/engine-harness';
 import { PARTNER_DEFINITIVE_ERROR } from '../support/built-in-tins';
 
-// Every payload shows one instant (docs/fidelity.md row 78). In partner-definitive-error at 0:45,
+// Every payload shows one instant (docs/fidelity.md row 76). In partner-definitive-error at 0:45,
 // stakeholder.created used to show the main batch with both runs succeeded but runs_succeeded false (the
 // ready right after said true), and every stakeholder.created showed the partners' batches with
 // data_source_runs: [] although their runs were created at that same instant.

@@ -54,7 +54,7 @@ test('a scripted request plays its events in order, with responsible_comment set
   ]);
   const withRequest = requestEvents.filter((event) => 'information_request' in event.body);
   expect(withRequest.map((event) => requestOf(event.body).responsible_comment)).toEqual([null, null, null, null, 'Approved.', 'Approved.']);
-  // Each event shows the request as it is after the change that caused it (docs/fidelity.md row 72).
+  // Each event shows the request as it is after the change that caused it (docs/fidelity.md row 71).
   expect(withRequest.map((event) => requestOf(event.body).status)).toEqual([
     'items_collected',
     'items_collected',

@@ -3,7 +3,7 @@ import { expectApiError, useTestServer } from '../support/api-test-server';
 import { HAPPY_PARTNERS, MISSING_INPUT_DATA } from '../support/built-in-tins';
 import { scenario, startEngine } from '../support/engine-harness';
 
-// docs/fidelity.md row 81. A revalidation while the previous play still ran used to start a second,
+// docs/fidelity.md row 79. A revalidation while the previous play still ran used to start a second,
 // overlapping play (three revalidations, three trees interleaving their events); a partner's partner
 // (possible in custom scenarios) had no written rule for related_entities and the alert union.
 

@@ -3,7 +3,7 @@ import { ScenarioLibrary } from '../../src/engine/scenarios';
 import type { EntityValidation } from '../../src/schemas';
 import { scenario, startEngine, type HarnessOptions } from '../support/engine-harness';
 
-// Count, records and alerts agree (docs/fidelity.md row 80). bbs_ (bankruptcy bulletin search result,
+// Count, records and alerts agree (docs/fidelity.md row 78). bbs_ (bankruptcy bulletin search result,
 // spec §2 Ids) never appeared, and the large tree's cl/bankruptcy_bulletin run reported count: 0 while
 // raising a "Bankruptcy record" alert.
 

@@ -2,7 +2,7 @@ import { InformationRequest } from '../../src/schemas';
 import { expectApiError, useTestServer } from '../support/api-test-server';
 import { HAPPY_NO_PARTNERS } from '../support/built-in-tins';
 
-// An information request is a state machine (docs/fidelity.md rows 13, 71 and 72):
+// An information request is a state machine (docs/fidelity.md rows 13, 70 and 71):
 // pending → items_collected (every item submitted) → in_review (analysed) → evaluated (by the
 // responsible reviewer). With only an irt_ given, bvs-mock used to accept impossible orders: evaluate
 // before anything, submit after evaluation moving the status back, a second evaluated event, analyze

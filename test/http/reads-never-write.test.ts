@@ -2,7 +2,7 @@ import { DataSourceRunBatch, EntityValidation, Formation, InformationRequest } f
 import { useTestServer } from '../support/api-test-server';
 import { CL_FORMATION } from '../support/built-in-tins';
 
-// Reads never write (docs/fidelity.md row 79). A GET of a batch 25 simulated hours after its report used to
+// Reads never write (docs/fidelity.md row 77). A GET of a batch 25 simulated hours after its report used to
 // re-sign and store the report URL: a later GET of the validation showed the new URL while the information
 // request kept the expired one, and two reads of the same instant disagreed.
 

@@ -45,8 +45,7 @@ export const scenarioRoutes: Route[] = [
       const tooDeep = jsonDepthIssue(parsed.value);
       if (tooDeep !== undefined) throw problems.validationFailed([tooDeep], 'scenario');
       const result = context.services.scenarios.add(parsed.value, SOURCE);
-      if (!result.ok)
-        throw problems.scenarioConflict(result.issues);
+      if (!result.ok) throw problems.scenarioConflict(result.issues);
       const added = context.services.scenarios.list().find((candidate) => candidate.name === parsed.value.name)!;
       return jsonResponse(201, summary(added));
     },
