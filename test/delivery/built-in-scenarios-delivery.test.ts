@@ -4,6 +4,7 @@ import { BUILT_IN_SCENARIOS_DIR, ScenarioLibrary } from '../../src/engine/scenar
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
 import { expectDeliveryRecord, expectEnvelope, startDeliveryHarness, typeOf, type DeliveryHarness } from '../support/delivery-harness';
 import { commentedEvents } from '../scenarios/expected-events';
+import { BUILT_IN_SCENARIO_NAMES } from '../support/built-in-tins';
 
 // Sweep: every built-in scenario, played on the instant clock to one endpoint subscribed to every
 // event, reaches a real receiver on loopback exactly as the engine emitted it (spec §6 Envelope,
@@ -23,20 +24,7 @@ afterEach(async () => {
 });
 
 test('the built-in library has the ten scenarios of docs/design.md', () => {
-  expect([...names].sort()).toEqual(
-    [
-      'cl-formation',
-      'happy-no-partners',
-      'happy-partners',
-      'information-request',
-      'large-tree',
-      'legacy-webhook',
-      'main-definitive-error',
-      'missing-input-data',
-      'partner-definitive-error',
-      'partner-temporary-error',
-    ].sort(),
-  );
+  expect([...names].sort()).toEqual([...BUILT_IN_SCENARIO_NAMES]);
 });
 
 test.each(names)('%s arrives at the endpoint in the engine order, byte for byte, each body its envelope', async (name) => {

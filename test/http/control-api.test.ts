@@ -2,7 +2,7 @@ import { parse as parseYaml } from 'yaml';
 import { allRoutes } from '../../src/http';
 import { EntityValidation } from '../../src/schemas';
 import { expectApiError, useTestServer } from '../support/api-test-server';
-import { HAPPY_PARTNERS } from '../support/built-in-tins';
+import { BUILT_IN_SCENARIO_NAMES, HAPPY_PARTNERS } from '../support/built-in-tins';
 
 // The control API (docs/design.md, Control API): health, reset, the clock, scenarios, organization
 // settings, organization_id, and the OpenAPI document.
@@ -115,20 +115,7 @@ test('GET /_mock/scenarios lists every built-in scenario with its TINs', async (
     'missing-input-data': ['77049576-8'],
     'information-request': ['76842059-9'],
   });
-  expect(Object.keys(byName).sort()).toEqual(
-    [
-      'cl-formation',
-      'happy-no-partners',
-      'happy-partners',
-      'information-request',
-      'large-tree',
-      'legacy-webhook',
-      'main-definitive-error',
-      'missing-input-data',
-      'partner-definitive-error',
-      'partner-temporary-error',
-    ].sort(),
-  );
+  expect(Object.keys(byName).sort()).toEqual([...BUILT_IN_SCENARIO_NAMES]);
 });
 
 const ADDED = `name: added-at-run-time

@@ -2,20 +2,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { BUILT_IN_SCENARIOS_DIR, ScenarioLibrary, isValidRut, loadScenarioFile, scenarioTins } from '../../src/engine/scenarios';
 import type { Scenario, ScenarioPartner } from '../../src/schemas';
+import { BUILT_IN_SCENARIO_NAMES } from '../support/built-in-tins';
 import { ambiguousTies, commentedEvents, expectedEvents, formatTime, type TimelineOptions } from './expected-events';
 
-const NAMES = [
-  'cl-formation',
-  'happy-no-partners',
-  'happy-partners',
-  'information-request',
-  'large-tree',
-  'legacy-webhook',
-  'main-definitive-error',
-  'missing-input-data',
-  'partner-definitive-error',
-  'partner-temporary-error',
-];
+const NAMES = BUILT_IN_SCENARIO_NAMES;
 
 /** How each scenario is played for its comment block: missing-input-data gets its input at 2:00, as the comment says. */
 const PLAY: Record<string, TimelineOptions> = { 'missing-input-data': { inputAt: 120_000 } };

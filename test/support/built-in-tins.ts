@@ -18,3 +18,17 @@ export const CL_FORMATION = tinOf('cl-formation');
 export const PARTNER_DEFINITIVE_ERROR = tinOf('partner-definitive-error');
 export const MISSING_INPUT_DATA = tinOf('missing-input-data');
 export const INFORMATION_REQUEST = tinOf('information-request');
+
+/** The ten built-in scenarios docs/design.md lists, in name order: what the library must hold, written once. */
+export const BUILT_IN_SCENARIO_NAMES: readonly string[] = [
+  'cl-formation',
+  'happy-no-partners',
+  'happy-partners',
+  'information-request',
+  'large-tree',
+  'legacy-webhook',
+  'main-definitive-error',
+  'missing-input-data',
+  'partner-definitive-error',
+  'partner-temporary-error',
+];
