@@ -19,7 +19,11 @@ export interface ContractReport {
     deliveries: Record<string, Record<string, number>>;
   };
   violations: {
-    count: number;
+    /** Requests with at least one violation, counted once each. */
+    violating_requests: number;
+    /** Violations in all: one request may break several rules. */
+    issues: number;
+    /** The most recent violating requests, each with its violations. */
     requests: Array<{ id: string; method: string; path: string; status: number; violations: Issue[] }>;
   };
 }
@@ -56,7 +60,8 @@ export function buildContractReport({ journal, deliveries, emittedEvents }: Cont
       deliveries: Object.fromEntries(deliveries.countsByType()),
     },
     violations: {
-      count: journal.violationCount(),
+      violating_requests: journal.violationCounts().requests,
+      issues: journal.violationCounts().issues,
       requests: violating.map((entry) => ({ id: entry.id, method: entry.method, path: entry.path, status: entry.status, violations: entry.violations })),
     },
   };

@@ -23,15 +23,26 @@ export interface ApiCore {
   handle(request: CoreRequest): Promise<CoreResponse>;
 }
 
-/** Error codes that mean the client broke the contract; the journal records them as violations. */
-const CONTRACT_ERRORS = new Set([
-  'validation_failed',
-  'malformed_json',
-  'unsupported_media_type',
-  'route_not_found',
-  'method_not_allowed',
-  'invalid_request',
-  'unsupported_grant_type',
+/**
+ * Error codes that mean the client broke the contract, and where in the request: the journal records
+ * them as violations (docs/fidelity.md row 82), with the problem's own issues when it has some.
+ */
+const CONTRACT_ERRORS: ReadonlyMap<string, string> = new Map([
+  ['validation_failed', '$'],
+  ['malformed_json', '$'],
+  ['payload_too_large', '$'],
+  ['unsupported_media_type', '$headers["content-type"]'],
+  ['route_not_found', '$'],
+  ['method_not_allowed', '$'],
+  ['invalid_request', '$'],
+  ['unsupported_grant_type', '$.grant_type'],
+  ['invalid_scope', '$.scope'],
+  ['invalid_client', '$'],
+  ['https_required', '$'],
+  ['unauthorized', '$headers["authorization"]'],
+  ['invalid_token', '$headers["authorization"]'],
+  ['token_expired', '$headers["authorization"]'],
+  ['insufficient_scope', '$headers["authorization"]'],
 ]);
 
 /** Every route of bvs-mock: the spec's API, its extensions, files, the control API and the document. */
@@ -87,8 +98,8 @@ export function createApiCore(services: ApiServices): ApiCore {
           // The token endpoint writes its errors as RFC 6749 §5.2 has them, also those of the pipeline before its handler.
           const oauth = (match?.route ?? (request.path === OAUTH_TOKEN_PATH ? oauthTokenRoute : undefined))?.errorForm === 'oauth2';
           response = oauth ? problem.toOAuthResponse() : problem.toResponse(requestId);
-          if (CONTRACT_ERRORS.has(error.code))
-            problemIssues = error.issues.length > 0 ? error.issues : [{ path: '$', code: error.code, message: error.message }];
+          const where = CONTRACT_ERRORS.get(error.code);
+          if (where !== undefined) problemIssues = error.issues.length > 0 ? error.issues : [{ path: where, code: error.code, message: error.message }];
         } else {
           services.logError(requestId, error);
           response = match?.route.errorForm === 'oauth2' ? problems.internal().toOAuthResponse() : problems.internal().toResponse(requestId);

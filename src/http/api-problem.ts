@@ -75,13 +75,13 @@ export const problems = {
       'www-authenticate': 'Bearer realm="bvs-mock"',
     }),
   malformedCredential: () =>
-    new ApiProblem('invalid_token', 'The Authorization header must be `Bearer <token>` (one space, then the token).', [], {
+    new ApiProblem('invalid_token', 'The Authorization header must be `Bearer <token>` (one space, then the token; spec §5.3, §5.4).', [], {
       'www-authenticate': 'Bearer realm="bvs-mock", error="invalid_token"',
     }),
   unknownCredential: () =>
     new ApiProblem(
       'invalid_token',
-      'The bearer token is not an API key or access token of this server. Check the key printed when bvs-mock started, or get a new access token.',
+      'The bearer token is not an API key or access token of this server (spec §5.3, §5.4). Check the key printed when bvs-mock started, or get a new access token.',
       [],
       {
         'www-authenticate': 'Bearer realm="bvs-mock", error="invalid_token"',
@@ -92,7 +92,7 @@ export const problems = {
       'www-authenticate': 'Bearer realm="bvs-mock", error="invalid_token", error_description="expired"',
     }),
   insufficientScope: (scope: string) =>
-    new ApiProblem('insufficient_scope', `This operation needs the scope ${scope}; request a token with it (scope=${scope}).`, [], {
+    new ApiProblem('insufficient_scope', `This operation needs the scope ${scope}; request a token with it (scope=${scope}; spec §5.4).`, [], {
       'www-authenticate': `Bearer realm="bvs-mock", error="insufficient_scope", scope="${scope}"`,
     }),
   invalidClient: () =>

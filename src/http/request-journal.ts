@@ -28,6 +28,8 @@ export class RequestJournal {
   /** Position of the next entry: entry n (0-based, since the last reset) sits at ring[n % capacity]. */
   private recorded = 0;
   private readonly operations = new Map<string, number>();
+  /** Requests with at least one violation, and violations in all, since the last reset. */
+  private violatingRequests = 0;
   private violations = 0;
 
   constructor(private readonly capacity = DEFAULT_MAX_JOURNAL_ENTRIES) {}
@@ -37,6 +39,7 @@ export class RequestJournal {
     this.recorded += 1;
     if (entry.operation !== null) this.operations.set(entry.operation, (this.operations.get(entry.operation) ?? 0) + 1);
     this.violations += entry.violations.length;
+    if (entry.violations.length > 0) this.violatingRequests += 1;
   }
 
   /** Recent entries, oldest first, optionally those with violations only. */
@@ -70,9 +73,9 @@ export class RequestJournal {
     return Object.fromEntries(this.operations);
   }
 
-  /** How many violations were recorded since the last reset. */
-  violationCount(): number {
-    return this.violations;
+  /** Since the last reset: how many requests had violations, and how many violations they had in all (a request may have several). */
+  violationCounts(): { requests: number; issues: number } {
+    return { requests: this.violatingRequests, issues: this.violations };
   }
 
   clear(): void {
@@ -80,5 +83,6 @@ export class RequestJournal {
     this.recorded = 0;
     this.operations.clear();
     this.violations = 0;
+    this.violatingRequests = 0;
   }
 }

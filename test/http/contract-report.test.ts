@@ -6,7 +6,7 @@ const t = useTestServer({}, { reset: false });
 interface Report {
   operations: { exercised: Record<string, number>; not_exercised: string[] };
   events: { emitted: Record<string, number>; not_emitted: string[]; deliveries: Record<string, Record<string, number>> };
-  violations: { count: number; requests: Array<{ path: string; status: number; violations: Array<{ path: string; code: string }> }> };
+  violations: { violating_requests: number; issues: number; requests: Array<{ path: string; status: number; violations: Array<{ path: string; code: string }> }> };
 }
 
 test('the contract report lists operations and events exercised and not, and the violations found', async () => {
@@ -26,7 +26,7 @@ test('the contract report lists operations and events exercised and not, and the
   expect(report.events.not_emitted).toEqual(
     EVENT_TYPES.filter((type) => type.startsWith('information_request.') || type === 'entity_validation.formation.ready'),
   );
-  expect(report.violations.count).toBe(2);
+  expect([report.violations.violating_requests, report.violations.issues]).toEqual([2, 2]);
   expect(report.violations.requests.map((request) => [request.path, request.status, request.violations.map((violation) => violation.code)])).toEqual([
     ['/api/v2/entity_validations', 201, ['unknown_field']],
     ['/api/v2/entity_valdations', 404, ['route_not_found']],
@@ -38,7 +38,7 @@ test('the report starts empty again after a reset', async () => {
   const report = (await t.call('/_mock/report')).json<Report>();
   expect(report.operations.exercised).toEqual({});
   expect(report.events.emitted).toEqual({});
-  expect(report.violations).toEqual({ count: 0, requests: [] });
+  expect(report.violations).toEqual({ violating_requests: 0, issues: 0, requests: [] });
 });
 
 test('the journal records a request under the organization of its credential, and a refused token request under none', async () => {
