@@ -6,7 +6,11 @@ const t = useTestServer({}, { reset: false });
 interface Report {
   operations: { exercised: Record<string, number>; not_exercised: string[] };
   events: { emitted: Record<string, number>; not_emitted: string[]; deliveries: Record<string, Record<string, number>> };
-  violations: { violating_requests: number; issues: number; requests: Array<{ path: string; status: number; violations: Array<{ path: string; code: string }> }> };
+  violations: {
+    violating_requests: number;
+    issues: number;
+    requests: Array<{ path: string; status: number; violations: Array<{ path: string; code: string }> }>;
+  };
 }
 
 test('the contract report lists operations and events exercised and not, and the violations found', async () => {
