@@ -1,4 +1,6 @@
+import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { buildContractReport, formatOfFile, renderReport } from '../contract';
 import { isClockMode, resolveStartTime, START_TIME_FORMS, type ClockMode } from '../clock';
 import { loadConfig } from '../config';
 import { readRegularFile } from '../files/read-regular-file';
@@ -33,6 +35,8 @@ interface ServeFlags {
   maxValidations?: number;
   maxDeliveryRecords?: number;
   maxJournalEntries?: number;
+  /** File the contract report is written to when bvs-mock stops; its extension chooses the format. */
+  report?: string;
 }
 
 function integer(name: string, min: number, max: number) {
@@ -112,6 +116,12 @@ export function serveCommand(version: string): Command {
     .addOption(new Option('--http', 'serve plain HTTP instead of HTTPS (BVS_MOCK_HTTP=true)').default(false))
     .addOption(new Option('--tls-cert <file>', 'certificate (PEM) instead of a self-signed one').env('BVS_MOCK_TLS_CERT'))
     .addOption(new Option('--tls-key <file>', 'private key (PEM) of --tls-cert').env('BVS_MOCK_TLS_KEY'))
+    .addOption(
+      new Option(
+        '--report <file>',
+        'write the contract report to this file when bvs-mock stops (SIGINT or SIGTERM): JUnit XML for .xml, Markdown for .md, else JSON',
+      ).env('BVS_MOCK_REPORT'),
+    )
     .addOption(new Option('--strict', 'refuse requests with unknown fields instead of recording them (BVS_MOCK_STRICT=true)').default(false))
     .addOption(
       new Option('--webhook-url <url>', 'add an endpoint (named cli) to the default organization, subscribed to every event').env('BVS_MOCK_WEBHOOK_URL'),
@@ -220,24 +230,26 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
       throw new Error(`cannot listen on ${flags.host}: no such address on this machine; try --host 127.0.0.1 or 0.0.0.0`, { cause: error });
     throw error;
   }
-  process.stdout.write(startBanner({ server, version, seed: flags.seed, startTime: flags.startTime }));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     // Deliveries still pending (queued, in flight or waiting for a retry) end with the process: say so, never silently.
     const pending = server.services.deliveries.counts().pending;
+    const reported = flags.report === undefined ? true : writeReport(server, flags.report);
     void server.close().then(() => {
       const dropped =
         pending === 0
           ? ''
           : `; ${pending} webhook deliver${pending === 1 ? 'y was' : 'ies were'} still pending and will not be sent (GET /_mock/events?status=pending showed them)`;
       process.stdout.write(`bvs-mock: stopped (${signal})${dropped}\n`);
-      process.exit(0);
+      process.exit(reported ? 0 : 1);
     });
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  // The banner last: a supervisor that stops bvs-mock as soon as it reads the banner finds the signal handlers in place.
+  process.stdout.write(startBanner({ server, version, seed: flags.seed, startTime: flags.startTime }));
 }
 
 /**
@@ -256,4 +268,20 @@ function readPem(file: string, flag: string): string {
   });
   if (!read.ok) throw new Error(`${flag} ${file}: ${read.message}`);
   return read.text;
+}
+
+/**
+ * Writes the contract report of the run to `file` when bvs-mock stops (`--report`), in the format its
+ * extension asks for; says where, or why it could not, and answers whether it could.
+ */
+function writeReport(server: StartedServer, file: string): boolean {
+  const format = formatOfFile(file);
+  try {
+    writeFileSync(file, renderReport(buildContractReport(server.services), format, server.services.clock.nowDate()));
+    process.stdout.write(`bvs-mock: contract report (${format}) written to ${file}\n`);
+    return true;
+  } catch (error) {
+    process.stderr.write(`bvs-mock: --report ${file}: cannot write the contract report: ${(error as Error).message}\n`);
+    return false;
+  }
 }

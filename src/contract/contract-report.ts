@@ -1,4 +1,4 @@
-import type { Deliveries } from '../delivery/deliveries';
+import type { Deliveries, ReceiverFindings } from '../delivery/deliveries';
 import type { RequestJournal } from '../http/request-journal';
 import { buildOpenApiDocument } from '../openapi';
 import { EVENT_TYPES, type Issue } from '../schemas';
@@ -6,7 +6,7 @@ import { EVENT_TYPES, type Issue } from '../schemas';
 /** What the contract report reads: the request journal, the deliveries and the events emitted since the last reset. */
 export interface ContractReportSources {
   journal: RequestJournal;
-  deliveries: Pick<Deliveries, 'countsByType'>;
+  deliveries: Pick<Deliveries, 'countsByType' | 'receiverFindings'>;
   emittedEvents: ReadonlyMap<string, number>;
 }
 
@@ -26,7 +26,16 @@ export interface ContractReport {
     /** The most recent violating requests, each with its violations. */
     requests: Array<{ id: string; method: string; path: string; status: number; violations: Issue[] }>;
   };
+  /**
+   * What each receiver of the client did with the deliveries (spec §6 Subscription and delivery item 4:
+   * "answer HTTP 200 quickly"): answers outside 2xx, deliveries that needed retries, answers slower
+   * than `quick_answer_ms` (docs/fidelity.md row 83).
+   */
+  receivers: { quick_answer_ms: number; findings: ReceiverFindings[] };
 }
+
+/** An answer slower than this is reported as slow: the same second after which the instant clock stops waiting (docs/fidelity.md rows 60, 83). */
+export const QUICK_ANSWER_MS = 1_000;
 
 /** Requests with violations the report lists in full: the most recent ones (the count covers them all). */
 export const REPORTED_VIOLATING_REQUESTS = 100;
@@ -64,5 +73,6 @@ export function buildContractReport({ journal, deliveries, emittedEvents }: Cont
       issues: journal.violationCounts().issues,
       requests: violating.map((entry) => ({ id: entry.id, method: entry.method, path: entry.path, status: entry.status, violations: entry.violations })),
     },
+    receivers: { quick_answer_ms: QUICK_ANSWER_MS, findings: deliveries.receiverFindings(QUICK_ANSWER_MS) },
   };
 }

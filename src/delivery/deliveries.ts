@@ -22,6 +22,24 @@ export const DEFAULT_MAX_DELIVERY_RECORDS = 20_000;
  */
 export const DELIVERY_ORIGIN_HEADER = 'x-bvs-mock-origin';
 
+/** What one receiver did with its deliveries, for the contract report (see {@link Deliveries.receiverFindings}). */
+export interface ReceiverFindings {
+  endpoint_id: string | null;
+  url: string;
+  organization_id: string;
+  deliveries: number;
+  attempts: number;
+  /** Answers with a status outside 2xx. */
+  not_2xx: number;
+  /** Attempts without an answer: refused, reset, timed out. */
+  no_answer: number;
+  /** Deliveries that needed more than one attempt. */
+  retried_deliveries: number;
+  /** Answers slower than the report's threshold. */
+  slow_answers: number;
+  slowest_ms: number;
+}
+
 /** Options of {@link Deliveries}. */
 export interface DeliveriesOptions {
   clock: SimulatedClock;
@@ -437,6 +455,45 @@ export class Deliveries {
       counts[record.status] += 1;
     }
     return byType;
+  }
+
+  /**
+   * What each receiver did with its deliveries (the records kept, docs/fidelity.md row 83): how many
+   * deliveries and attempts it got, the answers that were not 2xx (or no answer at all), the deliveries
+   * that needed more than one attempt, and the answers slower than `slowMs`.
+   */
+  receiverFindings(slowMs: number): ReceiverFindings[] {
+    const byTarget = new Map<string, ReceiverFindings>();
+    for (const record of this.records.values()) {
+      const key = `${record.target.endpointId ?? 'legacy'} ${record.target.url}`;
+      let findings = byTarget.get(key);
+      if (findings === undefined) {
+        findings = {
+          endpoint_id: record.target.endpointId,
+          url: record.target.url,
+          organization_id: record.organizationId,
+          deliveries: 0,
+          attempts: 0,
+          not_2xx: 0,
+          no_answer: 0,
+          retried_deliveries: 0,
+          slow_answers: 0,
+          slowest_ms: 0,
+        };
+        byTarget.set(key, findings);
+      }
+      findings.deliveries += 1;
+      const sent = record.attempts.filter((attempt) => attempt.error !== 'endpoint_disabled' && attempt.error !== 'endpoint_deleted');
+      if (sent.filter((attempt) => attempt.trigger === 'first' || attempt.trigger === 'retry').length > 1) findings.retried_deliveries += 1;
+      for (const attempt of sent) {
+        findings.attempts += 1;
+        if (attempt.response_code === null) findings.no_answer += 1;
+        else if (attempt.response_code < 200 || attempt.response_code > 299) findings.not_2xx += 1;
+        if (attempt.duration_ms > slowMs) findings.slow_answers += 1;
+        findings.slowest_ms = Math.max(findings.slowest_ms, Math.round(attempt.duration_ms));
+      }
+    }
+    return [...byTarget.values()];
   }
 
   /** Records kept, records forgotten by retention, and receivers now treated as slow (`GET /_mock/health`). */

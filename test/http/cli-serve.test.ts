@@ -1,5 +1,5 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -219,6 +219,40 @@ test('SIGTERM with webhook deliveries still pending says how many will not be se
   } finally {
     await receiver.close();
   }
+});
+
+test('--report writes the contract report when bvs-mock stops: JUnit XML for .xml, with the one wrong request failing', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bvs-mock-report-'));
+  try {
+    const file = join(dir, 'bvs-mock.xml');
+    const served = serve(['--port', '0', '--http', '--report', file]);
+    const url = urlOf(await served.banner);
+    const client = httpClient({ baseUrl: url.origin, ca: null });
+    const wrong = await client.request('/api/v2/entity_validations', {
+      method: 'POST',
+      headers: { authorization: 'Bearer test_key_default', 'content-type': 'application/json' },
+      body: JSON.stringify({ tin: '76920415-6', country: 'CL', nickname: 'x' }),
+    });
+    expect(wrong.status).toBe(201);
+    client.close();
+    served.child.kill('SIGTERM');
+    expect(await served.exit).toEqual({ code: 0, signal: null });
+    expect(served.stdout()).toContain(`contract report (junit) written to ${file}`);
+    const xml = readFileSync(file, 'utf8');
+    expect(xml.match(/<failure /g)).toHaveLength(1);
+    expect(xml).toContain('$.nickname unknown_field');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--report to a file that cannot be written says why and exits 1, after stopping', async () => {
+  const served = serve(['--port', '0', '--http', '--report', join(tmpdir(), 'no-such-directory-bvs-mock', 'report.json')]);
+  await served.banner;
+  served.child.kill('SIGTERM');
+  expect(await served.exit).toEqual({ code: 1, signal: null });
+  expect(served.stderr()).toMatch(/--report .*report\.json: cannot write the contract report: ENOENT/);
+  expect(served.stdout()).toContain('stopped (SIGTERM)');
 });
 
 test('BVS_MOCK_MAX_VALIDATIONS and --max-journal-entries set the retention shown by /_mock/health', async () => {

@@ -1,14 +1,30 @@
-import { buildContractReport } from '../../contract';
-import { jsonResponse } from '../core-types';
+import { REPORT_FORMATS, REPORT_MEDIA_TYPES, buildContractReport, renderReport, type ReportFormat } from '../../contract';
+import { problems } from '../api-problem';
 import type { Route } from '../router';
 
-/** `GET /_mock/report`: the contract report of the run so far (src/contract/contract-report.ts). */
+/**
+ * `GET /_mock/report[?format=json|markdown|junit]`: the contract report of the run so far
+ * (src/contract/contract-report.ts), as JSON, Markdown for a CI job page, or JUnit XML that CI systems
+ * show as tests (src/contract/report-formats.ts).
+ */
 export const reportRoute: Route = {
   method: 'GET',
   pattern: '/_mock/report',
   operation: 'control.report',
   access: { kind: 'control' },
   handle(context) {
-    return jsonResponse(200, buildContractReport(context.services));
+    const asked = context.request.query.get('format') ?? 'json';
+    if (!(REPORT_FORMATS as readonly string[]).includes(asked)) {
+      throw problems.validationFailed(
+        [{ path: '$query.format', code: 'invalid_value', message: `must be one of ${REPORT_FORMATS.join(', ')}, got ${JSON.stringify(asked)}` }],
+        'query',
+      );
+    }
+    const format = asked as ReportFormat;
+    return {
+      status: 200,
+      headers: { 'content-type': REPORT_MEDIA_TYPES[format] },
+      body: renderReport(buildContractReport(context.services), format, context.services.clock.nowDate()),
+    };
   },
 };

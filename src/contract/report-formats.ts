@@ -1,0 +1,174 @@
+import type { ContractReport } from './contract-report';
+
+/** The forms the contract report is served and written in (`GET /_mock/report?format=`, `serve --report`). */
+export const REPORT_FORMATS = ['json', 'markdown', 'junit'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** Each format's media type. */
+export const REPORT_MEDIA_TYPES: Readonly<Record<ReportFormat, string>> = {
+  json: 'application/json; charset=utf-8',
+  markdown: 'text/markdown; charset=utf-8',
+  junit: 'application/xml; charset=utf-8',
+};
+
+/** The format a report file's name asks for: `.xml` JUnit, `.md` Markdown, anything else JSON. */
+export function formatOfFile(file: string): ReportFormat {
+  if (/\.xml$/i.test(file)) return 'junit';
+  if (/\.(md|markdown)$/i.test(file)) return 'markdown';
+  return 'json';
+}
+
+/**
+ * The report as text in `format`. `at` is when it was made (the simulated clock, which starts at the
+ * wall-clock time unless told otherwise), for the JUnit timestamp and the Markdown heading.
+ *
+ * @example
+ * renderReport(buildContractReport(services), 'junit', new Date());
+ */
+export function renderReport(report: ContractReport, format: ReportFormat, at: Date): string {
+  if (format === 'markdown') return renderMarkdown(report, at);
+  if (format === 'junit') return renderJunit(report, at);
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/** One JUnit test case: passed, or failed with a message and the details. */
+interface Case {
+  name: string;
+  failure?: { message: string; type: string; details: string };
+}
+
+/** The report as JUnit cases, by suite: what a CI system shows as tests (docs/fidelity.md row 83). */
+export function reportCases(report: ContractReport): Array<{ suite: string; cases: Case[] }> {
+  const deliveryCounts = (type: string) =>
+    Object.entries(report.events.deliveries[type] ?? {})
+      .filter(([, count]) => count > 0)
+      .map(([status, count]) => `${count} ${status}`)
+      .join(', ');
+  return [
+    {
+      suite: 'operations',
+      cases: [
+        ...Object.entries(report.operations.exercised).map(([operation, calls]) => ({ name: `${operation}: called ${calls} time${calls === 1 ? '' : 's'}` })),
+        ...report.operations.not_exercised.map((operation) => ({ name: `${operation}: not called` })),
+      ],
+    },
+    {
+      suite: 'events',
+      cases: [
+        ...Object.entries(report.events.emitted).map(([type, count]) => {
+          const deliveries = deliveryCounts(type);
+          return { name: `${type}: emitted ${count} time${count === 1 ? '' : 's'}${deliveries === '' ? '' : `; deliveries ${deliveries}`}` };
+        }),
+        ...report.events.not_emitted.map((type) => ({ name: `${type}: not emitted` })),
+      ],
+    },
+    {
+      suite: 'violations',
+      cases: report.violations.requests.flatMap((request) =>
+        request.violations.map((issue) => ({
+          name: `${request.method} ${request.path} (${request.id}): ${issue.path} ${issue.code}`,
+          failure: {
+            message: `${issue.path}: ${issue.message}`,
+            type: issue.code,
+            details: `${request.method} ${request.path} answered ${request.status} (request ${request.id}; GET /_mock/requests shows it)\n${issue.path}: ${issue.message}`,
+          },
+        })),
+      ),
+    },
+    {
+      suite: 'receivers',
+      cases: report.receivers.findings.map((receiver) => {
+        const problems = [
+          receiver.not_2xx > 0 ? `${receiver.not_2xx} answer${receiver.not_2xx === 1 ? '' : 's'} outside 2xx` : '',
+          receiver.no_answer > 0 ? `${receiver.no_answer} attempt${receiver.no_answer === 1 ? '' : 's'} without an answer` : '',
+          receiver.slow_answers > 0
+            ? `${receiver.slow_answers} answer${receiver.slow_answers === 1 ? '' : 's'} slower than ${report.receivers.quick_answer_ms} ms (slowest ${receiver.slowest_ms} ms; spec §6: answer HTTP 200 quickly)`
+            : '',
+        ].filter(Boolean);
+        const name = `${receiver.url}${receiver.endpoint_id === null ? ' (legacy webhook_url)' : ` (${receiver.endpoint_id})`}: ${receiver.deliveries} deliver${receiver.deliveries === 1 ? 'y' : 'ies'}, ${receiver.attempts} attempt${receiver.attempts === 1 ? '' : 's'}`;
+        if (problems.length === 0) return { name };
+        return {
+          name,
+          failure: {
+            message: problems.join('; '),
+            type: receiver.slow_answers > 0 && receiver.not_2xx + receiver.no_answer === 0 ? 'slow_receiver' : 'receiver_not_2xx',
+            details: `${problems.join('\n')}\n${receiver.retried_deliveries} deliver${receiver.retried_deliveries === 1 ? 'y' : 'ies'} needed retries (GET /_mock/events shows every attempt)`,
+          },
+        };
+      }),
+    },
+  ];
+}
+
+/** JUnit XML following the Ant JUnit schema, which GitHub, GitLab, Jenkins and Azure DevOps read. */
+function renderJunit(report: ContractReport, at: Date): string {
+  const timestamp = at.toISOString().slice(0, 19);
+  const suites = reportCases(report);
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>'];
+  suites.forEach(({ suite, cases }, id) => {
+    const failures = cases.filter((item) => item.failure !== undefined).length;
+    lines.push(
+      `  <testsuite package="bvs-mock" id="${id}" name="${xml(`bvs-mock contract: ${suite}`)}" timestamp="${timestamp}" hostname="localhost" tests="${cases.length}" failures="${failures}" errors="0" time="0">`,
+      '    <properties/>',
+    );
+    for (const item of cases) {
+      const open = `    <testcase name="${xml(item.name)}" classname="bvs-mock.${suite}" time="0"`;
+      if (item.failure === undefined) lines.push(`${open}/>`);
+      else {
+        lines.push(
+          `${open}>`,
+          `      <failure message="${xml(item.failure.message)}" type="${xml(item.failure.type)}">${xml(item.failure.details)}</failure>`,
+          '    </testcase>',
+        );
+      }
+    }
+    lines.push('    <system-out/>', '    <system-err/>', '  </testsuite>');
+  });
+  lines.push('</testsuites>', '');
+  return lines.join('\n');
+}
+
+/** The report as Markdown: a summary a CI job page shows, then the details. */
+function renderMarkdown(report: ContractReport, at: Date): string {
+  const suites = reportCases(report);
+  const failing = suites.flatMap(({ suite, cases }) => cases.filter((item) => item.failure !== undefined).map((item) => ({ suite, ...item })));
+  const lines = [
+    `# bvs-mock contract report`,
+    '',
+    `Made ${at.toISOString()}. ${failing.length === 0 ? 'No finding.' : `**${failing.length} finding${failing.length === 1 ? '' : 's'}.**`}`,
+    '',
+    '| | |',
+    '| --- | --- |',
+    `| Operations called | ${Object.keys(report.operations.exercised).length} of ${Object.keys(report.operations.exercised).length + report.operations.not_exercised.length} |`,
+    `| Event types emitted | ${Object.keys(report.events.emitted).length} of ${Object.keys(report.events.emitted).length + report.events.not_emitted.length} |`,
+    `| Requests with violations | ${report.violations.violating_requests} (${report.violations.issues} violation${report.violations.issues === 1 ? '' : 's'} in all) |`,
+    `| Receivers with findings | ${suites.find(({ suite }) => suite === 'receivers')!.cases.filter((item) => item.failure !== undefined).length} of ${report.receivers.findings.length} |`,
+    '',
+  ];
+  if (failing.length > 0) {
+    lines.push('## Findings', '');
+    for (const item of failing) lines.push(`- **${md(item.suite)}**: ${md(item.name)}: ${md(item.failure!.message)}`);
+    lines.push('');
+  }
+  if (report.operations.not_exercised.length > 0)
+    lines.push('## Operations not called', '', ...report.operations.not_exercised.map((operation) => `- ${operation}`), '');
+  if (report.events.not_emitted.length > 0) lines.push('## Event types not emitted', '', ...report.events.not_emitted.map((type) => `- ${type}`), '');
+  return lines.join('\n');
+}
+
+function xml(text: string): string {
+  return (
+    text
+      // Characters XML 1.0 cannot hold at all become U+FFFD.
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+  );
+}
+
+function md(text: string): string {
+  return text.replace(/([\\`*_[\]|<>])/g, '\\$1').replace(/\s+/g, ' ');
+}
