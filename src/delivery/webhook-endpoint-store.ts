@@ -80,9 +80,9 @@ export class WebhookEndpointStore {
     return stored;
   }
 
-  /** Makes a new secret for an endpoint and returns it: the only time it is shown (spec §5.5). */
-  rotateSecret(stored: StoredEndpoint): string {
-    stored.secret = newSecret();
+  /** Gives an endpoint a new secret (the one chosen, or a generated one) and returns it: the only time it is shown (spec §5.5). */
+  rotateSecret(stored: StoredEndpoint, chosen?: string): string {
+    stored.secret = chosen ?? newSecret();
     stored.endpoint.updated_at = this.clock.iso();
     return stored.secret;
   }

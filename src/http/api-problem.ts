@@ -1,6 +1,7 @@
 import { API_ERROR_STATUS, describeProblems, type ApiError, type ApiErrorCode, type Issue, oauthErrorOf, type OAuthError } from '../schemas';
 import { jsonResponse, type CoreResponse } from './core-types';
 import type { ActionErrorCode, ActionResult } from '../engine';
+import { didYouMean } from '../engine/scenarios/closest-names';
 
 /**
  * An API error on its way out: a handler throws it and the pipeline answers it
@@ -144,6 +145,8 @@ export const problems = {
   /** An action the engine refused (an id it does not know, or a state that does not allow it), in the engine's words. */
   refused: (refusal: { code: ActionErrorCode; message: string; issues?: Issue[] }) =>
     new ApiProblem(refusal.code === 'not_found' ? 'not_found' : 'conflict', sentence(refusal.message), refusal.issues ?? []),
+  unknownScenarioName: (name: string, names: Iterable<string>) =>
+    new ApiProblem('not_found', `No scenario named "${name}".${didYouMean(name, names)} GET /_mock/scenarios lists them.`),
   unknownScenario: (message: string) =>
     new ApiProblem('invalid_request', sentence(message), [{ path: '$headers["x-mock-scenario"]', code: 'scenario_not_found', message }]),
   urlExpired: (expiredAt: string) =>

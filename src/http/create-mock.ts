@@ -202,7 +202,7 @@ export function createMock(options: MockOptions = {}): Mock {
     requireHttps: options.requireHttps ?? true,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     controlToken: options.controlToken ?? null,
-    reset: () => resetMock({ deliveries, faults, engine, clock, registry, endpoints, tokens, journal, answers, emittedEvents, seedEndpoints }),
+    reset: () => resetMock({ deliveries, faults, engine, clock, registry, endpoints, tokens, journal, answers, emittedEvents, scenarios, seedEndpoints }),
     drain,
     advance,
     origin,

@@ -3,6 +3,7 @@ import type { OrganizationRegistry } from '../config';
 import type { Deliveries } from '../delivery/deliveries';
 import type { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
 import type { Engine } from '../engine';
+import type { ScenarioLibrary } from '../engine/scenarios';
 import type { FaultPlan } from '../faults/fault-plan';
 import type { AccessTokens } from './access-tokens';
 import type { AnswerCache } from './answer-cache';
@@ -20,6 +21,7 @@ export interface ResettableParts {
   journal: RequestJournal;
   answers: AnswerCache;
   emittedEvents: Map<string, number>;
+  scenarios: Pick<ScenarioLibrary, 'clearRunTime'>;
   /** Adds the endpoints of the configuration (and `--webhook-url`) again. */
   seedEndpoints(): void;
 }
@@ -29,7 +31,8 @@ export interface ResettableParts {
  * in the one order that leaves nothing of the old state behind:
  * 1. the deliveries first: in-flight attempts are aborted and queues dropped, so no old event reaches a
  *    receiver or writes a record once the reset has returned;
- * 2. the engine's trees, the emitted-event counts and the faults, which the old plays and deliveries read;
+ * 2. the engine's trees, the emitted-event counts and the faults, which the old plays and deliveries read,
+ *    and the scenarios added at run time (the built-in ones and those of --scenarios stay);
  * 3. the clock, back to its start with no timer left (the old plays' timers go with it);
  * 4. organization settings, and the configured endpoints again, stamped with the start instant;
  * 5. tokens, the request journal and the cached answers last, so nothing rendered from the old state
@@ -40,6 +43,7 @@ export function resetMock(parts: ResettableParts): void {
   parts.engine.reset();
   parts.emittedEvents.clear();
   parts.faults.clear();
+  parts.scenarios.clearRunTime();
   parts.clock.reset();
   parts.registry.reset();
   parts.endpoints.clear();

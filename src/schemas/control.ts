@@ -35,18 +35,40 @@ export const EvaluateRequest = z.strictObject({ ...organization, comment: z.stri
 /** A body that carries only the organization, for actions without parameters. */
 export const OrganizationOnlyRequest = z.strictObject(organization);
 
+/**
+ * A secret a test chooses for an endpoint instead of a generated one (docs/fidelity.md row 84): what it
+ * sends is `Authorization: Bearer <secret>`, so printable characters without spaces.
+ */
+export const ChosenSecret = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,256}$/, { message: 'must be 1 to 256 printable characters without spaces (it is sent as Authorization: Bearer <secret>)' });
+
 /** A webhook endpoint created through the control API, as the dashboard would (spec §2, §4). */
-export const WebhookEndpointCreate = z.strictObject({
-  ...organization,
-  name: z.string().min(1),
-  url: HttpUrl,
-  enabled: z.boolean().default(true),
-  auth_type: WebhookAuthType.default('none'),
-  subscribed_events: z
-    .array(EventTypeName)
-    .min(1)
-    .default([...EVENT_TYPES]),
-});
+export const WebhookEndpointCreate = z
+  .strictObject({
+    ...organization,
+    name: z.string().min(1),
+    url: HttpUrl,
+    enabled: z.boolean().default(true),
+    auth_type: WebhookAuthType.default('none'),
+    /** With auth_type secret: this secret instead of a generated one. */
+    secret: ChosenSecret.optional(),
+    subscribed_events: z
+      .array(EventTypeName)
+      .min(1)
+      .default([...EVENT_TYPES]),
+  })
+  .superRefine((endpoint, context) => {
+    if (endpoint.secret !== undefined && endpoint.auth_type !== 'secret')
+      context.addIssue({
+        code: 'custom',
+        path: ['secret'],
+        message: `only an endpoint with auth_type secret has a secret; this one has ${endpoint.auth_type}`,
+      });
+  });
+
+/** `POST /_mock/webhook_endpoints/:id/secret`: a chosen secret, or none for a generated one. */
+export const WebhookEndpointSecretRequest = z.strictObject({ ...organization, secret: ChosenSecret.optional() });
 
 /** A change to a webhook endpoint. */
 export const WebhookEndpointPatch = z.strictObject({

@@ -104,6 +104,24 @@ export class ScenarioLibrary {
     return { ok: true, value: scenario };
   }
 
+  /**
+   * Removes a scenario added at run time (`POST /_mock/scenarios`); built-in scenarios and those of
+   * `--scenarios` directories stay: `not_removable`. Validations already playing it go on.
+   */
+  remove(name: string): 'removed' | 'not_found' | 'not_removable' {
+    const entry = this.names.get(name);
+    if (entry === undefined) return 'not_found';
+    if (entry.builtIn || entry.fromFile) return 'not_removable';
+    this.names.delete(name);
+    for (const tin of scenarioTins(entry.scenario)) if (this.tins.get(tinKey(tin)) === entry) this.tins.delete(tinKey(tin));
+    return 'removed';
+  }
+
+  /** Removes every scenario added at run time, as a reset of the mock does (docs/fidelity.md row 84). */
+  clearRunTime(): void {
+    for (const [name, entry] of [...this.names]) if (!entry.builtIn && !entry.fromFile) this.remove(name);
+  }
+
   /** The scenario of that name, or undefined. */
   byName(name: string): Scenario | undefined {
     return this.names.get(name)?.scenario;

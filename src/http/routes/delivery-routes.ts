@@ -1,5 +1,5 @@
 import type { StoredEndpoint } from '../../delivery/webhook-endpoint-store';
-import { FaultRequest, WebhookEndpointCreate, WebhookEndpointPatch, parseWith, type WebhookEndpoint } from '../../schemas';
+import { FaultRequest, WebhookEndpointCreate, WebhookEndpointPatch, WebhookEndpointSecretRequest, parseWith, type WebhookEndpoint } from '../../schemas';
 import { problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { encodeCursor, readPageQuery } from '../page-query';
@@ -48,6 +48,7 @@ export const deliveryRoutes: Route[] = [
         url: body.url,
         enabled: body.enabled,
         auth_type: body.auth_type,
+        secret: body.secret,
         subscribed_events: body.subscribed_events,
       });
       // The secret is shown once, here, and never again (spec §5.5).
@@ -92,7 +93,8 @@ export const deliveryRoutes: Route[] = [
           `Endpoint ${stored.endpoint.id} uses auth_type ${stored.endpoint.auth_type}; set auth_type to secret (PATCH) to give it a secret.`,
         );
       }
-      return jsonResponse(201, { webhook_endpoint: stored.endpoint, secret: context.services.endpoints.rotateSecret(stored) });
+      const body = checkBody(context, (value) => parseWith(WebhookEndpointSecretRequest, value), context.json() ?? {});
+      return jsonResponse(201, { webhook_endpoint: stored.endpoint, secret: context.services.endpoints.rotateSecret(stored, body.secret) });
     },
   },
   {

@@ -12,7 +12,10 @@ function summary(scenario: ScenarioSummary) {
   return { name: scenario.name, description: scenario.description, tins: scenario.tins, source: scenario.source, built_in: scenario.builtIn };
 }
 
-/** `GET /_mock/scenarios` lists the scenarios with their TINs; `POST` adds one at run time, as YAML or JSON. */
+/**
+ * `GET /_mock/scenarios` lists the scenarios with their TINs; `POST` adds one at run time, as YAML or JSON;
+ * `DELETE /_mock/scenarios/:name` removes one added at run time (a reset removes them all).
+ */
 export const scenarioRoutes: Route[] = [
   {
     method: 'GET',
@@ -48,6 +51,23 @@ export const scenarioRoutes: Route[] = [
       if (!result.ok) throw problems.scenarioConflict(result.issues);
       const added = context.services.scenarios.list().find((candidate) => candidate.name === parsed.value.name)!;
       return jsonResponse(201, summary(added));
+    },
+  },
+  {
+    method: 'DELETE',
+    pattern: '/_mock/scenarios/:name',
+    operation: 'control.scenarios.remove',
+    access: { kind: 'control' },
+    handle(context) {
+      const name = context.params.name!;
+      const library = context.services.scenarios;
+      const outcome = library.remove(name);
+      if (outcome === 'not_found') throw problems.unknownScenarioName(name, [...library.scenarioNames()]);
+      if (outcome === 'not_removable')
+        throw problems.conflict(
+          `Scenario "${name}" is built in or comes from a --scenarios directory; only scenarios added with POST /_mock/scenarios can be removed.`,
+        );
+      return { status: 204, headers: {}, body: '' };
     },
   },
 ];
