@@ -19,4 +19,4 @@ export { loadConfig, ConfigError } from './config';
 export { ScenarioLibrary, generateScenario } from './engine/scenarios';
 export type { EngineEvent, EventSink } from './engine';
 export * as schemas from './schemas';
-export { startWebhookReceiver, type WebhookReceiver, type ReceivedWebhook } from './testing';
+export { startWebhookReceiver, type WebhookReceiver, type ReceivedWebhook } from './testing/webhook-receiver';

@@ -34,8 +34,18 @@ export function issueMessage(issue: core.$ZodRawIssue): string {
       return `has a key that is not allowed here (${describe(issue.input)})`;
     case 'invalid_element':
       return `has an entry that is not allowed here (${describe(issue.input)})`;
-    case 'invalid_union':
+    case 'invalid_union': {
+      // A discriminated union whose discriminator matched no form: name the values it may take.
+      const { options, discriminator } = issue as { options?: unknown[]; discriminator?: string };
+      if (Array.isArray(options) && options.length > 0) {
+        const given =
+          discriminator !== undefined && typeof issue.input === 'object' && issue.input !== null
+            ? (issue.input as Record<string, unknown>)[discriminator]
+            : issue.input;
+        return `must be one of ${options.map((option) => JSON.stringify(option)).join(', ')}, got ${describe(given)}`;
+      }
       return `does not match any of the forms allowed here, got ${describe(issue.input)}`;
+    }
     case 'custom':
       return 'is not valid here';
     default:

@@ -1,4 +1,7 @@
-/** Helpers for client test suites: a webhook receiver on loopback. */
+/**
+ * Helpers for client test suites (`bvs-mock/testing`): a webhook receiver on loopback, a typed client
+ * of the control API for a bvs-mock started anywhere, and the built-in scenarios' TINs.
+ */
 export {
   startWebhookReceiver,
   type ReceivedWebhook,
@@ -7,3 +10,14 @@ export {
   type ReceiverOptions,
   type WebhookReceiver,
 } from './webhook-receiver';
+export {
+  BvsMockControl,
+  ControlApiError,
+  connectBvsMock,
+  type ControlClientOptions,
+  type EventQuery,
+  type Health,
+  type JournalEntry,
+  type ScenarioListing,
+} from './control-client';
+export { SCENARIOS, type BuiltInScenario } from './scenarios';

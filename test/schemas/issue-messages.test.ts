@@ -30,6 +30,12 @@ test.each<[string, z.ZodType, unknown, RegExp]>([
   ['not_multiple_of', z.number().multipleOf(5), 7, /^must be a multiple of 5, got the number 7$/],
   ['unrecognized_keys', z.strictObject({}), { a: 1 }, /^"a" is not a known field here$/],
   ['invalid_union', z.union([z.string(), z.number()]), true, /^does not match any of the forms allowed here/],
+  [
+    'invalid_union (discriminator)',
+    z.discriminatedUnion('kind', [z.object({ kind: z.literal('a') }), z.object({ kind: z.literal('b') })]),
+    { kind: 'c' },
+    /^must be one of "a", "b", got a string \("c"\)$/,
+  ],
   ['invalid_key', z.record(z.string().min(2), z.number()), { b: 1 }, /^has a key that is not allowed here/],
 ])('zod %s reads in the house form, not in zod wording', (_code, schema, value, expected) => {
   const messages = messagesOf(schema, value);
