@@ -1,5 +1,11 @@
-import { createMiddleware } from '@mswjs/http-middleware';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiCore } from './api-core';
+
+/**
+ * A connect-style middleware, as express mounts it. Written out here so bvs-mock's types need no
+ * express types (a consumer with `skipLibCheck: false` and no `@types/express` still compiles).
+ */
+export type ConnectMiddleware = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
 import { createHandlers } from './msw-handlers';
 
 /**
@@ -12,6 +18,9 @@ import { createHandlers } from './msw-handlers';
  * const mock = createMock({ requireHttps: false });
  * app.use('/', bvsMockMiddleware(mock.core));
  */
-export function bvsMockMiddleware(core: ApiCore): ReturnType<typeof createMiddleware> {
-  return createMiddleware(...createHandlers(core));
+export function bvsMockMiddleware(core: ApiCore): ConnectMiddleware {
+  // Loaded when used, as msw is (msw-handlers.ts): importing bvs-mock never loads msw.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createMiddleware } = require('@mswjs/http-middleware') as typeof import('@mswjs/http-middleware');
+  return createMiddleware(...createHandlers(core)) as unknown as ConnectMiddleware;
 }

@@ -3,6 +3,6 @@ export { createMock, type Mock, type MockOptions } from './create-mock';
 export { startServer, type ServerOptions, type StartedServer } from './start-server';
 export { DEFAULT_CONNECTION_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, type ConnectionTimeouts } from './node-server';
 export { createHandlers } from './msw-handlers';
-export { bvsMockMiddleware } from './express-middleware';
+export { bvsMockMiddleware, type ConnectMiddleware } from './express-middleware';
 export { createApiCore, allRoutes, type ApiCore } from './api-core';
 export type { CoreRequest, CoreResponse } from './core-types';

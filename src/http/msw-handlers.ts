@@ -1,4 +1,4 @@
-import { http, type HttpHandler } from 'msw';
+import type { HttpHandler } from 'msw';
 import type { ApiCore } from './api-core';
 import { fromFetchRequest, toFetchResponse } from './fetch-adapter';
 
@@ -15,6 +15,10 @@ import { fromFetchRequest, toFetchResponse } from './fetch-adapter';
  * await fetch('https://bvs.test/api/v2/webhook_endpoints', { headers: { authorization: 'Bearer test_key_default' } });
  */
 export function createHandlers(core: ApiCore, baseUrl = '*'): HttpHandler[] {
+  // msw is loaded when handlers are made, not when bvs-mock is imported: a test runner that cannot load
+  // msw's ESM-only dependencies (a stock jest) can still import bvs-mock and use its server.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { http } = require('msw') as typeof import('msw');
   const pattern = baseUrl === '*' ? '*' : `${baseUrl.replace(/\/+$/, '')}/*`;
   return [http.all(pattern, async ({ request }) => toFetchResponse(await core.handle(await fromFetchRequest(request))))];
 }

@@ -1,0 +1,153 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, buildCliIfStale } from '../support/built-cli';
+
+// The package as client projects consume it: packed, installed from the tarball into empty folders, and
+// used from CommonJS, ESM, TypeScript (nodenext and bundler resolution, skipLibCheck false), a stock
+// jest + ts-jest project and a stock vitest project, none with any configuration for bvs-mock.
+// Installs come from the npm registry (its cache when warm).
+
+jest.setTimeout(300_000);
+
+let work: string;
+let tarball: string;
+
+function run(command: string, args: string[], cwd: string): string {
+  try {
+    return execFileSync(command, args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: 'pipe',
+      env: { ...process.env, CI: 'true', npm_config_audit: 'false', npm_config_fund: 'false' },
+    });
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`, { cause: error });
+  }
+}
+
+function project(name: string, packageJson: Record<string, unknown>, files: Record<string, string>, devDependencies: string[]): string {
+  const dir = join(work, name);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', private: true, ...packageJson }, null, 2));
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
+  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...devDependencies], dir);
+  return dir;
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'bvs-mock-consumers-'));
+  // dist/ as the tests build it (never rebuilt here, while other test files may run the built CLI).
+  buildCliIfStale();
+  run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], ROOT);
+  tarball = join(
+    work,
+    readdirSync(work).find((file) => file.endsWith('.tgz'))!,
+  );
+});
+
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+});
+
+const USE = `const mock = createMock({ clock: 'manual' });
+const answer = await mock.core.handle({
+  method: 'POST', path: '/api/v2/entity_validations', query: new URLSearchParams(), secure: true,
+  headers: { authorization: 'Bearer test_key_default', 'content-type': 'application/json' },
+  body: Buffer.from(JSON.stringify({ tin: SCENARIOS.happyPartners.tin, country: 'CL' })),
+});
+const parsed = EntityValidation.safeParse(JSON.parse(String(answer.body)));
+mock.dispose();
+`;
+
+test('CommonJS require and ESM import of bvs-mock, bvs-mock/testing and bvs-mock/schemas', () => {
+  const dir = project(
+    'plain-node',
+    {},
+    {
+      'cjs.cjs': `const { createMock } = require('bvs-mock'); const { SCENARIOS, connectBvsMock } = require('bvs-mock/testing'); const { EntityValidation } = require('bvs-mock/schemas');
+(async () => { ${USE} console.log(answer.status, parsed.success, typeof connectBvsMock); })();`,
+      'esm.mjs': `import { createMock } from 'bvs-mock'; import { SCENARIOS, connectBvsMock } from 'bvs-mock/testing'; import { EntityValidation } from 'bvs-mock/schemas';
+${USE} console.log(answer.status, parsed.success, typeof connectBvsMock);`,
+    },
+    [],
+  );
+  expect(run('node', ['cjs.cjs'], dir).trim()).toBe('201 true function');
+  expect(run('node', ['esm.mjs'], dir).trim()).toBe('201 true function');
+});
+
+test.each(['nodenext', 'bundler'])('TypeScript with moduleResolution %s and skipLibCheck false type-checks every entry point', (resolution) => {
+  const dir = project(
+    `typescript-${resolution}`,
+    resolution === 'nodenext' ? { type: 'module' } : {},
+    {
+      'check.ts': `import { createMock, type Mock } from 'bvs-mock';
+import { SCENARIOS, connectBvsMock, type BvsMockControl } from 'bvs-mock/testing';
+import { EntityValidation, type EventType } from 'bvs-mock/schemas';
+const mock: Mock = createMock({ clock: 'manual' });
+const control: BvsMockControl = connectBvsMock('https://127.0.0.1:4010');
+const type: EventType = 'data_source_run_batch.ready';
+export const used = [mock, control, type, SCENARIOS.happyPartners.tin, EntityValidation];
+`,
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          target: 'es2022',
+          module: resolution === 'nodenext' ? 'nodenext' : 'esnext',
+          moduleResolution: resolution,
+          types: ['node'],
+        },
+        files: ['check.ts'],
+      }),
+    },
+    ['@types/node@20'],
+  );
+  run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], dir);
+});
+
+test('a stock jest + ts-jest project imports and uses bvs-mock with no configuration for it', () => {
+  const dir = project(
+    'stock-jest',
+    { scripts: { test: 'jest' }, jest: { preset: 'ts-jest', testEnvironment: 'node' } },
+    {
+      'consumer.test.ts': `import { createMock } from 'bvs-mock';
+import { SCENARIOS } from 'bvs-mock/testing';
+import { EntityValidation } from 'bvs-mock/schemas';
+test('plays', async () => { ${USE} expect(answer.status).toBe(201); expect(parsed.success).toBe(true); });
+`,
+    },
+    ['jest@29', 'ts-jest@29', 'typescript@5', '@types/jest@29'],
+  );
+  expect(run('npx', ['jest'], dir)).toBeDefined();
+});
+
+test('a stock vitest project uses bvs-mock in-process through msw with no configuration for it', () => {
+  const dir = project(
+    'stock-vitest',
+    { type: 'module', scripts: { test: 'vitest run' } },
+    {
+      'consumer.test.ts': `import { expect, test } from 'vitest';
+import { createMock, createHandlers } from 'bvs-mock';
+import { SCENARIOS } from 'bvs-mock/testing';
+import { EntityValidation } from 'bvs-mock/schemas';
+import { setupServer } from 'msw/node';
+test('plays in-process', async () => {
+  const mock = createMock({ clock: 'manual' });
+  const server = setupServer(...createHandlers(mock.core, 'https://bvs.test'));
+  server.listen({ onUnhandledRequest: 'bypass' });
+  try {
+    const answer = await fetch('https://bvs.test/api/v2/entity_validations', { method: 'POST', headers: { authorization: 'Bearer test_key_default', 'content-type': 'application/json' }, body: JSON.stringify({ tin: SCENARIOS.happyPartners.tin, country: 'CL' }) });
+    expect(answer.status).toBe(201);
+    expect(EntityValidation.safeParse(await answer.json()).success).toBe(true);
+  } finally { server.close(); mock.dispose(); }
+});
+`,
+    },
+    ['vitest@3'],
+  );
+  expect(run('npx', ['vitest', 'run'], dir)).toMatch(/1 passed/);
+});
