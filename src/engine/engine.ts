@@ -247,6 +247,15 @@ export class Engine {
     }
   }
 
+  /**
+   * Whether the validation's tree (every play and information request flow of it) has nothing left
+   * scheduled; undefined for an id that is not a validation created through the API in this organization.
+   */
+  isSettled(organizationId: string, validationId: string): boolean | undefined {
+    if (this.roots.get(validationId) !== organizationId) return undefined;
+    return this.treeSettled(validationId);
+  }
+
   private treeSettled(rootId: string): boolean {
     const state = this.organizations.get(this.roots.get(rootId)!);
     const root = state?.validations.get(rootId);

@@ -1,3 +1,4 @@
+import type { EmittedJournal } from './emitted-journal';
 import type { SimulatedClock } from '../clock';
 import type { OrganizationRegistry } from '../config';
 import type { Engine } from '../engine';
@@ -26,6 +27,8 @@ export interface ApiServices {
   deliveries: Deliveries;
   /** How many events of each type the engine emitted since the last reset (the contract report). */
   emittedEvents: Map<string, number>;
+  /** The events emitted since the last reset, without bodies (`GET /_mock/emitted`). */
+  emitted: EmittedJournal;
   faults: FaultPlan;
   /** Accept plain-http legacy `webhook_url`s (`--allow-http-webhooks`), for local receivers. */
   allowHttpWebhooks: boolean;

@@ -1,3 +1,4 @@
+import { EmittedJournal } from './emitted-journal';
 import { randomBytes } from 'node:crypto';
 import { advanceSettled, createClock, resolveStartTime, runSettled, type ClockMode, type SimulatedClock, type StartTime } from '../clock';
 import { OrganizationRegistry } from '../config';
@@ -168,6 +169,8 @@ export function createMock(options: MockOptions = {}): Mock {
   engine.subscribe((event) => deliveries.accept(event), { readsBodyAtOnce: true });
   const emittedEvents = new Map<string, number>();
   engine.subscribe((event) => emittedEvents.set(event.type, (emittedEvents.get(event.type) ?? 0) + 1), { readsBodyAtOnce: true });
+  const emitted = new EmittedJournal();
+  engine.subscribe(emitted.record, { readsBodyAtOnce: true });
   // Instant mode waits for deliveries before moving time on: they happen at their events' time, in order.
   // A slow receiver stops being waited for after a bound (docs/fidelity.md, "Slow receivers").
   clock.setInstantBarrier(() => deliveries.instantBarrier());
@@ -196,13 +199,15 @@ export function createMock(options: MockOptions = {}): Mock {
     endpoints,
     deliveries,
     emittedEvents,
+    emitted,
     faults,
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
     strict: options.strict ?? false,
     requireHttps: options.requireHttps ?? true,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     controlToken: options.controlToken ?? null,
-    reset: () => resetMock({ deliveries, faults, engine, clock, registry, endpoints, tokens, journal, answers, emittedEvents, scenarios, seedEndpoints }),
+    reset: () =>
+      resetMock({ deliveries, faults, engine, clock, registry, endpoints, tokens, journal, answers, emittedEvents, emitted, scenarios, seedEndpoints }),
     drain,
     advance,
     origin,

@@ -1,3 +1,4 @@
+import type { EmittedJournal } from './emitted-journal';
 import type { SimulatedClock } from '../clock';
 import type { OrganizationRegistry } from '../config';
 import type { Deliveries } from '../delivery/deliveries';
@@ -21,6 +22,7 @@ export interface ResettableParts {
   journal: RequestJournal;
   answers: AnswerCache;
   emittedEvents: Map<string, number>;
+  emitted: Pick<EmittedJournal, 'clear'>;
   scenarios: Pick<ScenarioLibrary, 'clearRunTime'>;
   /** Adds the endpoints of the configuration (and `--webhook-url`) again. */
   seedEndpoints(): void;
@@ -42,6 +44,7 @@ export function resetMock(parts: ResettableParts): void {
   parts.deliveries.reset();
   parts.engine.reset();
   parts.emittedEvents.clear();
+  parts.emitted.clear();
   parts.faults.clear();
   parts.scenarios.clearRunTime();
   parts.clock.reset();

@@ -71,6 +71,19 @@ export interface EventQuery {
   cursor?: string;
 }
 
+/** An event as `GET /_mock/emitted` lists it: the engine emitted it, whether or not an endpoint received it. */
+export interface EmittedEvent {
+  sequence: number;
+  type: EventType;
+  organization_id: string;
+  entity_validation_id: string;
+  resource_id: string;
+  emitted_at: string;
+}
+
+/** How long {@link BvsMockControl.waitForEvent} and {@link BvsMockControl.waitForSettled} wait, in real milliseconds, by default. */
+export const DEFAULT_WAIT_MS = 10_000;
+
 /** A journal entry of `GET /_mock/requests`. */
 export interface JournalEntry {
   id: string;
@@ -241,6 +254,79 @@ export class BvsMockControl {
     evaluate: (id: string, comment: string): Promise<InformationRequest> =>
       this.call('POST', `/_mock/information_requests/${id}/evaluate`, this.withOrganization({ comment })),
   };
+
+  /** `GET /_mock/emitted`: the events emitted since the last reset (oldest first, without bodies). */
+  emitted(query: { type?: EventType; entity_validation_id?: string; limit?: number; cursor?: string } = {}): Promise<{
+    events: EmittedEvent[];
+    next_cursor: string | null;
+  }> {
+    return this.call('GET', this.scoped('/_mock/emitted', query));
+  }
+
+  /**
+   * Every event emitted for a validation created through the API, in order: its own, its partners'
+   * batches and runs, its information requests' (they carry its id).
+   */
+  async eventsFor(validationId: string): Promise<EmittedEvent[]> {
+    const all: EmittedEvent[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.emitted({ entity_validation_id: validationId, limit: 1000, cursor });
+      all.push(...page.events);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor !== undefined);
+    return all;
+  }
+
+  /**
+   * Waits until an event of `type` (or one `match` accepts) has been emitted, for `validationId` when
+   * given, and returns it; throws after `timeoutMs` real milliseconds, saying what was emitted instead.
+   * With the manual clock, move it (`advance`, `run`) for the event to come.
+   *
+   * @example
+   * const ready = await control.waitForEvent('data_source_run_batch.ready', { validationId: created.id });
+   */
+  async waitForEvent(
+    match: EventType | ((event: EmittedEvent) => boolean),
+    options: { validationId?: string; timeoutMs?: number } = {},
+  ): Promise<EmittedEvent> {
+    const accepts = typeof match === 'string' ? (event: EmittedEvent) => event.type === match : match;
+    const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_WAIT_MS);
+    for (;;) {
+      const events = options.validationId === undefined ? (await this.emitted({ limit: 1000 })).events : await this.eventsFor(options.validationId);
+      const found = events.find(accepts);
+      if (found) return found;
+      if (Date.now() > deadline) {
+        const what = typeof match === 'string' ? match : 'an event the predicate accepts';
+        const seen = [...new Set(events.map((event) => event.type))].join(', ') || 'none';
+        throw new Error(
+          `bvs-mock: no ${what} was emitted${options.validationId ? ` for ${options.validationId}` : ''} within ${options.timeoutMs ?? DEFAULT_WAIT_MS} ms (emitted: ${seen}); is the clock moving?`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** `GET /_mock/entity_validations/:id/settled`: whether the validation's tree has nothing left scheduled. */
+  async isSettled(validationId: string): Promise<boolean> {
+    return (await this.call<{ settled: boolean }>('GET', this.scoped(`/_mock/entity_validations/${validationId}/settled`))).settled;
+  }
+
+  /**
+   * Waits until a validation's tree has nothing left scheduled and none of its deliveries is pending
+   * (in flight or waiting for a retry), then returns its events; throws after `timeoutMs` real milliseconds. With the manual clock, run it.
+   */
+  async waitForSettled(validationId: string, options: { timeoutMs?: number } = {}): Promise<EmittedEvent[]> {
+    const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_WAIT_MS);
+    for (;;) {
+      const settled =
+        (await this.isSettled(validationId)) && (await this.events({ entity_validation_id: validationId, status: 'pending', limit: 1 })).events.length === 0;
+      if (settled) return this.eventsFor(validationId);
+      if (Date.now() > deadline)
+        throw new Error(`bvs-mock: ${validationId} did not settle within ${options.timeoutMs ?? DEFAULT_WAIT_MS} ms; is the clock moving?`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
 
   /** `GET /_mock/requests`: the journal of API requests, with their contract violations. */
   requests(query: { violations?: boolean; organization_id?: string; limit?: number; cursor?: string } = {}): Promise<{

@@ -13,8 +13,10 @@ export {
 export {
   BvsMockControl,
   ControlApiError,
+  DEFAULT_WAIT_MS,
   connectBvsMock,
   type ControlClientOptions,
+  type EmittedEvent,
   type EventQuery,
   type Health,
   type JournalEntry,

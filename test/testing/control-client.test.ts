@@ -124,3 +124,23 @@ test('scenarios, revalidation, settings, the journal and the report in every for
   expect(await client.report('junit')).toContain('$.nickname unknown_field');
   expect(await client.report('markdown')).toMatch(/^# bvs-mock contract report/);
 });
+
+test('waitForEvent and waitForSettled follow the emitted events of a validation; eventsFor lists them in order', async () => {
+  const client = control();
+  await client.createEndpoint({ name: 'hooks', url: receiver.url });
+  const created = await createValidation(SCENARIOS.happyPartners.tin);
+  const waiting = client.waitForEvent('data_source_run_batch.consolidated_report_ready', { validationId: created.id, timeoutMs: 5_000 });
+  expect(await client.isSettled(created.id)).toBe(false);
+  await client.advance(30);
+  await client.run();
+  const report = await waiting;
+  expect(report.entity_validation_id).toBe(created.id);
+  const events = await client.waitForSettled(created.id, { timeoutMs: 5_000 });
+  expect(events.map((event) => event.sequence)).toEqual([...events.map((event) => event.sequence)].sort((a, b) => a - b));
+  expect(events.at(-1)!.type).toBe('data_source_run_batch.consolidated_report_ready');
+  expect(events.filter((event) => event.type === 'entity_validation.stakeholder.created')).toHaveLength(1);
+  await expect(client.waitForEvent('information_request.evaluated', { validationId: created.id, timeoutMs: 100 })).rejects.toThrow(
+    /no information_request.evaluated was emitted for evl_\w+ within 100 ms \(emitted: .*data_source_run_batch.ready.*\)/,
+  );
+  await expect(client.isSettled('evl_unknown')).rejects.toMatchObject({ status: 404 });
+});

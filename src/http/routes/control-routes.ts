@@ -141,6 +141,36 @@ export const controlRoutes: Route[] = [
   },
   {
     method: 'GET',
+    pattern: '/_mock/emitted',
+    operation: 'control.emitted',
+    access: control,
+    handle(context) {
+      const { query } = context.request;
+      const page = readPageQuery(context.request);
+      const { events, more } = context.services.emitted.list({
+        organizationId: context.organizationId,
+        type: query.get('type') ?? undefined,
+        validationId: query.get('entity_validation_id') ?? undefined,
+        after: page.after,
+        limit: page.limit,
+      });
+      return jsonResponse(200, { events, next_cursor: more ? encodeCursor(events.at(-1)!.sequence) : null });
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/_mock/entity_validations/:id/settled',
+    operation: 'control.settled',
+    access: control,
+    handle(context) {
+      const id = context.params.id!;
+      const settled = context.services.engine.isSettled(context.organizationId, id);
+      if (settled === undefined) throw problems.notFound('entity validation created through the API', id);
+      return jsonResponse(200, { entity_validation_id: id, settled });
+    },
+  },
+  {
+    method: 'GET',
     pattern: '/_mock/requests',
     operation: 'control.requests',
     access: control,

@@ -1,0 +1,60 @@
+import type { EngineEvent } from '../engine';
+import type { EventType } from '../schemas';
+
+/** An event as `GET /_mock/emitted` lists it: what fired, for which validation, when (its body: `GET /_mock/events`, or the API). */
+export interface EmittedEvent {
+  sequence: number;
+  type: EventType;
+  organization_id: string;
+  entity_validation_id: string;
+  resource_id: string;
+  emitted_at: string;
+}
+
+/** Events kept by default: enough for a test's trees, bounded for a mock left running (docs/fidelity.md row 85). */
+export const DEFAULT_MAX_EMITTED = 10_000;
+
+/**
+ * The events the engine emitted since the last reset, newest kept, whether or not any endpoint
+ * received them: what `waitForEvent` of bvs-mock/testing watches. It keeps no bodies, so it costs no
+ * rendering.
+ */
+export class EmittedJournal {
+  private readonly ring: EmittedEvent[] = [];
+  private recorded = 0;
+
+  constructor(private readonly capacity = DEFAULT_MAX_EMITTED) {}
+
+  /** The engine sink (subscribe it with `readsBodyAtOnce: true`: it never reads the body). */
+  readonly record = (event: EngineEvent): void => {
+    this.ring[this.recorded % this.capacity] = {
+      sequence: event.sequence,
+      type: event.type,
+      organization_id: event.organizationId,
+      entity_validation_id: event.validationId,
+      resource_id: event.resourceId,
+      emitted_at: event.emittedAt,
+    };
+    this.recorded += 1;
+  };
+
+  /** Events after sequence `after` (oldest first) that match, at most `limit`, and whether more remain. */
+  list(filter: { after?: number; type?: string; validationId?: string; organizationId?: string; limit: number }): { events: EmittedEvent[]; more: boolean } {
+    const events: EmittedEvent[] = [];
+    for (let position = Math.max(0, this.recorded - this.capacity); position < this.recorded; position += 1) {
+      const event = this.ring[position % this.capacity]!;
+      if (filter.after !== undefined && event.sequence <= filter.after) continue;
+      if (filter.type !== undefined && event.type !== filter.type) continue;
+      if (filter.validationId !== undefined && event.entity_validation_id !== filter.validationId) continue;
+      if (filter.organizationId !== undefined && event.organization_id !== filter.organizationId) continue;
+      if (events.length === filter.limit) return { events, more: true };
+      events.push(event);
+    }
+    return { events, more: false };
+  }
+
+  clear(): void {
+    this.ring.length = 0;
+    this.recorded = 0;
+  }
+}
