@@ -23,3 +23,4 @@ export {
   type ScenarioListing,
 } from './control-client';
 export { SCENARIOS, type BuiltInScenario } from './scenarios';
+export { startBvsMock, type RunningBvsMock, type StartBvsMockOptions } from './start-bvs-mock';

@@ -1,0 +1,119 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { ServerOptions } from '../http';
+import { BvsMockControl } from './control-client';
+
+/** Options of {@link startBvsMock}: the server's options, and how it is reached. */
+export type StartBvsMockOptions = Omit<ServerOptions, 'port'> & {
+  /**
+   * `server` (default): a real bvs-mock on a free port of `host` (127.0.0.1), HTTPS unless `http: true`,
+   * which a client in another process can reach too. `in-process`: no port; msw intercepts requests to
+   * `baseUrl` in this process (fetch and node:http(s)), other requests pass through untouched.
+   */
+  transport?: 'server' | 'in-process';
+  /** In-process: the base URL the client uses; default `https://bvs.test`. */
+  baseUrl?: string;
+  /** Server: the port; default any free one. */
+  port?: number;
+};
+
+/** A running bvs-mock for a test, the same for both transports. */
+export interface RunningBvsMock {
+  /** Its base URL: give it to the client under test. */
+  url: string;
+  /** The default organization's API key (`Authorization: Bearer <apiKey>`). */
+  apiKey: string;
+  /** The default organization's OAuth client, for `POST /oauth/token`. */
+  oauthClient: { clientId: string; clientSecret: string };
+  /** The default organization's legacy webhook token, or null. */
+  legacyToken: string | null;
+  /** The certificate (PEM) of the HTTPS server, for other clients to trust; null over HTTP and in-process. */
+  certificate: string | null;
+  /** `fetch` that trusts the server's certificate (in-process: the intercepted global fetch). */
+  fetch: (input: string | URL, init?: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array | URLSearchParams }) => Promise<Response>;
+  /** The control API, typed. */
+  control: BvsMockControl;
+  /** Stops it: the server closes (or msw stops intercepting) and the clock's timers end. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts bvs-mock for a test: a real server on a free port (the default), or in-process through msw.
+ * Test defaults: deliveries of bvs-mock's own are never intercepted (`onUnhandledRequest: 'bypass'`),
+ * and pre-signed URLs point at the URL the client uses, so they resolve.
+ *
+ * @example
+ * const bvs = await startBvsMock({ clock: 'instant' });
+ * const answer = await bvs.fetch(`${bvs.url}/api/v2/webhook_endpoints`, { headers: { authorization: `Bearer ${bvs.apiKey}` } });
+ * await bvs.stop();
+ */
+export async function startBvsMock(options: StartBvsMockOptions = {}): Promise<RunningBvsMock> {
+  const { transport = 'server', baseUrl = 'https://bvs.test', ...rest } = options;
+  // Loaded here, so importing bvs-mock/testing loads neither the server nor msw.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const http = require('../http') as typeof import('../http');
+  if (transport === 'in-process') {
+    const mock = http.createMock({ ...rest, publicUrl: rest.publicUrl ?? baseUrl, requireHttps: rest.requireHttps ?? baseUrl.startsWith('https:') });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { setupServer } = require('msw/node') as typeof import('msw/node');
+    const server = setupServer(...http.createHandlers(mock.core, baseUrl));
+    server.listen({ onUnhandledRequest: 'bypass' });
+    const url = baseUrl.replace(/\/+$/, '');
+    return {
+      ...credentials(mock),
+      url,
+      certificate: null,
+      fetch: (input, init) => fetch(input, init as RequestInit),
+      control: new BvsMockControl({ url, controlToken: rest.controlToken }),
+      async stop() {
+        server.close();
+        mock.dispose();
+      },
+    };
+  }
+  const server = await http.startServer({ ...rest, port: rest.port ?? 0 });
+  return {
+    ...credentials(server),
+    url: server.url,
+    certificate: server.certificate,
+    fetch: trustingFetch(server.certificate),
+    control: new BvsMockControl({ url: server.url, controlToken: rest.controlToken, ca: server.certificate ?? undefined }),
+    stop: () => server.close(),
+  };
+}
+
+function credentials(mock: import('../http').Mock): Pick<RunningBvsMock, 'apiKey' | 'oauthClient' | 'legacyToken'> {
+  const organization = mock.services.registry.get(mock.services.registry.defaultId)!;
+  const client = organization.oauth_clients[0];
+  return {
+    apiKey: organization.api_keys[0] ?? '',
+    oauthClient: { clientId: client?.client_id ?? '', clientSecret: client?.client_secret ?? '' },
+    legacyToken: organization.settings.legacy_webhook_token ?? null,
+  };
+}
+
+/** A `fetch` over node:https that trusts `certificate` (Node's own fetch takes no CA). */
+function trustingFetch(certificate: string | null): RunningBvsMock['fetch'] {
+  return (input, init = {}) =>
+    new Promise((resolve, reject) => {
+      const url = new URL(String(input));
+      const body = init.body === undefined ? undefined : init.body instanceof URLSearchParams ? init.body.toString() : init.body;
+      const headers = { ...(init.body instanceof URLSearchParams ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...init.headers };
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const outgoing = send(url, { method: init.method ?? 'GET', headers, ...(certificate !== null ? { ca: certificate } : {}) }, (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('error', reject);
+        answer.on('end', () => {
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(answer.headers)) {
+            if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+          }
+          const status = answer.statusCode ?? 500;
+          resolve(new Response(status === 204 || status === 304 ? null : Buffer.concat(chunks), { status, headers: responseHeaders }));
+        });
+      });
+      outgoing.on('error', reject);
+      outgoing.end(body);
+    });
+}
