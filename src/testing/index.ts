@@ -24,3 +24,4 @@ export {
 } from './control-client';
 export { SCENARIOS, type BuiltInScenario } from './scenarios';
 export { startBvsMock, type RunningBvsMock, type StartBvsMockOptions } from './start-bvs-mock';
+export { bvsMatchers, expectNoViolations, type BvsMatchers } from './matchers';

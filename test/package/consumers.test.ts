@@ -109,15 +109,27 @@ export const used = [mock, control, type, SCENARIOS.happyPartners.tin, EntityVal
   run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], dir);
 });
 
-test('a stock jest + ts-jest project imports and uses bvs-mock with no configuration for it', () => {
+const TEN_LINES = `  const bvs = await startBvsMock();
+  const receiver = await startWebhookReceiver();
+  await bvs.control.createEndpoint({ name: 'hooks', url: receiver.url });
+  const created = await bvs.fetch(bvs.url + '/api/v2/entity_validations', { method: 'POST', headers: { authorization: 'Bearer ' + bvs.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ tin: SCENARIOS.happyPartners.tin, country: 'CL' }) });
+  await bvs.control.waitForSettled(((await created.json()) as { id: string }).id);
+  for (const webhook of receiver.received) expect(webhook).toBeValidBvsEvent();
+  expect(receiver).toHaveReceivedInOrder(['data_source_run_batch.ready', 'data_source_run_batch.child_batches_ready', 'data_source_run_batch.consolidated_report_ready']);
+  await expectNoViolations(bvs);
+  await receiver.close();
+  await bvs.stop();
+`;
+
+test('a stock jest + ts-jest project: the whole client test in ten lines with bvs-mock/testing, no configuration for bvs-mock', () => {
   const dir = project(
     'stock-jest',
     { scripts: { test: 'jest' }, jest: { preset: 'ts-jest', testEnvironment: 'node' } },
     {
-      'consumer.test.ts': `import { createMock } from 'bvs-mock';
-import { SCENARIOS } from 'bvs-mock/testing';
-import { EntityValidation } from 'bvs-mock/schemas';
-test('plays', async () => { ${USE} expect(answer.status).toBe(201); expect(parsed.success).toBe(true); });
+      'consumer.test.ts': `import 'bvs-mock/testing/jest';
+import { SCENARIOS, expectNoViolations, startBvsMock, startWebhookReceiver } from 'bvs-mock/testing';
+test('happy partners: settled, events valid and in order, no violation', async () => {
+${TEN_LINES}});
 `,
     },
     ['jest@29', 'ts-jest@29', 'typescript@5', '@types/jest@29'],
@@ -125,29 +137,35 @@ test('plays', async () => { ${USE} expect(answer.status).toBe(201); expect(parse
   expect(run('npx', ['jest'], dir)).toBeDefined();
 });
 
-test('a stock vitest project uses bvs-mock in-process through msw with no configuration for it', () => {
+test('a stock vitest project: the same ten lines, and bvs-mock in-process through msw, no configuration for bvs-mock', () => {
   const dir = project(
     'stock-vitest',
     { type: 'module', scripts: { test: 'vitest run' } },
     {
       'consumer.test.ts': `import { expect, test } from 'vitest';
-import { createMock, createHandlers } from 'bvs-mock';
-import { SCENARIOS } from 'bvs-mock/testing';
+import { useBvsMatchers } from 'bvs-mock/testing/vitest';
+import { SCENARIOS, expectNoViolations, startBvsMock, startWebhookReceiver } from 'bvs-mock/testing';
 import { EntityValidation } from 'bvs-mock/schemas';
-import { setupServer } from 'msw/node';
-test('plays in-process', async () => {
-  const mock = createMock({ clock: 'manual' });
-  const server = setupServer(...createHandlers(mock.core, 'https://bvs.test'));
-  server.listen({ onUnhandledRequest: 'bypass' });
+useBvsMatchers(expect);
+test('happy partners: settled, events valid and in order, no violation', async () => {
+${TEN_LINES}});
+test('in-process through msw', async () => {
+  const bvs = await startBvsMock({ transport: 'in-process' });
   try {
-    const answer = await fetch('https://bvs.test/api/v2/entity_validations', { method: 'POST', headers: { authorization: 'Bearer test_key_default', 'content-type': 'application/json' }, body: JSON.stringify({ tin: SCENARIOS.happyPartners.tin, country: 'CL' }) });
+    const answer = await fetch(bvs.url + '/api/v2/entity_validations', { method: 'POST', headers: { authorization: 'Bearer ' + bvs.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ tin: SCENARIOS.happyPartners.tin, country: 'CL' }) });
     expect(answer.status).toBe(201);
     expect(EntityValidation.safeParse(await answer.json()).success).toBe(true);
-  } finally { server.close(); mock.dispose(); }
+  } finally { await bvs.stop(); }
 });
 `,
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, skipLibCheck: false, target: 'es2022', module: 'esnext', moduleResolution: 'bundler', types: ['node'] },
+        files: ['consumer.test.ts'],
+      }),
     },
-    ['vitest@3'],
+    ['vitest@3', 'typescript@5', '@types/node@20'],
   );
-  expect(run('npx', ['vitest', 'run'], dir)).toMatch(/1 passed/);
+  expect(run('npx', ['vitest', 'run'], dir)).toMatch(/2 passed/);
+  // The matchers' types merge into vitest's: the test file type-checks with skipLibCheck false.
+  run('npx', ['tsc', '-p', 'tsconfig.json'], dir);
 });
