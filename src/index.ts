@@ -12,7 +12,17 @@
  * // ... your client calls https://bvs.test/api/v2/... with `Bearer test_key_default`
  * mock.clock.runAll(); // play every scheduled step of every validation
  */
-export { createMock, startServer, createHandlers, bvsMockMiddleware, type Mock, type MockOptions, type ServerOptions, type StartedServer } from './http';
+export {
+  createMock,
+  startServer,
+  createHandlers,
+  bvsMockMiddleware,
+  type Mock,
+  type MockOptions,
+  type ServerOptions,
+  type StartedServer,
+  type TokenClock,
+} from './http';
 export { validatePayload, SCHEMA_CATALOG, SCHEMA_NAMES, type PayloadCheck } from './contract';
 export { buildOpenApiDocument, documentToJson, documentToYaml } from './openapi';
 export { loadConfig, ConfigError } from './config';

@@ -8,6 +8,7 @@ import { startServer, type StartedServer } from '../http/start-server';
 import { DEFAULT_MAX_DELIVERY_RECORDS } from '../delivery/deliveries';
 import { DEFAULT_MAX_VALIDATIONS } from '../engine';
 import { DEFAULT_MAX_JOURNAL_ENTRIES } from '../http/request-journal';
+import type { TokenClock } from '../http/access-tokens';
 import { startBanner } from './start-banner';
 
 /** Options of `bvs-mock serve`, after flags and environment variables are read. */
@@ -21,6 +22,7 @@ interface ServeFlags {
   clock: ClockMode;
   /** `now` or an ISO 8601 instant; undefined: now, or the fixed instant when a seed is given (docs/fidelity.md rows 72, 73). */
   startTime?: string;
+  tokenClock: TokenClock;
   speed: number;
   http: boolean;
   tlsCert?: string;
@@ -58,6 +60,11 @@ function startTime(value: string): string {
   } catch {
     throw new InvalidArgumentError(`must be ${START_TIME_FORMS}, from 1970 to 9899`);
   }
+  return value;
+}
+
+function tokenClock(value: string): TokenClock {
+  if (value !== 'simulated' && value !== 'wall') throw new InvalidArgumentError('must be simulated or wall');
   return value;
 }
 
@@ -111,6 +118,15 @@ export function serveCommand(version: string): Command {
       )
         .env('BVS_MOCK_START_TIME')
         .argParser(startTime),
+    )
+    .addOption(
+      new Option(
+        '--token-clock <clock>',
+        'which clock OAuth access tokens expire on: simulated (advancing the clock 2 h expires them) or wall (they live 2 real hours, for clients that cache tokens while tests drain)',
+      )
+        .env('BVS_MOCK_TOKEN_CLOCK')
+        .default('simulated')
+        .argParser(tokenClock),
     )
     .addOption(new Option('--speed <n>', 'speed factor of the realtime clock').env('BVS_MOCK_SPEED').default(1).argParser(speed))
     .addOption(new Option('--http', 'serve plain HTTP instead of HTTPS (BVS_MOCK_HTTP=true)').default(false))
@@ -209,6 +225,7 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
       clock: flags.clock,
       startTime: flags.startTime,
       speed: flags.speed,
+      tokenClock: flags.tokenClock,
       strict: flags.strict,
       http: flags.http,
       tls,
@@ -249,7 +266,7 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
   // The banner last: a supervisor that stops bvs-mock as soon as it reads the banner finds the signal handlers in place.
-  process.stdout.write(startBanner({ server, version, seed: flags.seed, startTime: flags.startTime }));
+  process.stdout.write(startBanner({ server, version, seed: flags.seed, startTime: flags.startTime, tokenClock: flags.tokenClock }));
 }
 
 /**

@@ -8,6 +8,8 @@ export interface BannerInput {
   seed: number | undefined;
   /** The value of --start-time, or undefined (the wall clock at start, or the fixed instant with --seed). */
   startTime: string | undefined;
+  /** The value of --token-clock. */
+  tokenClock?: 'simulated' | 'wall';
 }
 
 /**
@@ -15,7 +17,7 @@ export interface BannerInput {
  * base URL, credentials, control API, clock, scenarios with their TINs, and a
  * first command to try.
  */
-export function startBanner({ server, version, seed, startTime }: BannerInput): string {
+export function startBanner({ server, version, seed, startTime, tokenClock }: BannerInput): string {
   const { registry, clock, scenarios } = server.services;
   const scheme = server.url.startsWith('https') ? 'HTTPS, self-signed certificate unless --tls-cert was given (curl -k, or trust it)' : 'plain HTTP (--http)';
   const lines = [`bvs-mock ${version} listening on ${server.url} (${scheme})`, ''];
@@ -56,6 +58,7 @@ export function startBanner({ server, version, seed, startTime }: BannerInput): 
     'Clock',
     `${described.mode}${described.mode === 'realtime' ? ` x${described.speed}` : ''}, simulated time starts ${described.started_at} (${origin}); ${seeded}`,
   );
+  if (tokenClock === 'wall') row('', 'OAuth access tokens expire on the wall clock (--token-clock wall)');
   row('Scenarios', `${scenarios.size} (any other TIN plays a tree generated from it)`);
   for (const scenario of scenarios.list()) lines.push(`    ${scenario.name.padEnd(26)} ${scenario.tins.join(', ')}`);
   const key = registry.get(registry.defaultId)?.api_keys[0];

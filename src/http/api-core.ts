@@ -153,7 +153,7 @@ function makeContext(services: ApiServices, request: CoreRequest, match: RouteMa
   let principal: Principal | null = null;
   let organizationId = services.registry.defaultId;
   if (access.kind === 'api') {
-    principal = authenticate({ authorization: request.headers.authorization, registry: services.registry, tokens: services.tokens, now: services.clock.now() });
+    principal = authenticate({ authorization: request.headers.authorization, registry: services.registry, tokens: services.tokens });
     if (!principal.scopes.includes(access.scope)) throw problems.insufficientScope(access.scope);
     organizationId = principal.organizationId;
   } else if (access.kind === 'control') {

@@ -15,8 +15,6 @@ export interface AuthenticateInput {
   authorization: string | undefined;
   registry: OrganizationRegistry;
   tokens: AccessTokens;
-  /** Simulated time, epoch milliseconds. */
-  now: number;
 }
 
 /**
@@ -33,6 +31,6 @@ export function authenticate(input: AuthenticateInput): Principal {
   if (organizationId !== undefined) return { organizationId, scopes: ALL_SCOPES, kind: 'api_key' };
   const grant = input.tokens.get(token);
   if (!grant) throw problems.unknownCredential();
-  if (input.now >= grant.expiresAt) throw problems.expiredToken(new Date(grant.expiresAt).toISOString());
+  if (input.tokens.now() >= grant.expiresAt) throw problems.expiredToken(new Date(grant.expiresAt).toISOString());
   return { organizationId: grant.organizationId, scopes: grant.scopes, kind: 'access_token' };
 }

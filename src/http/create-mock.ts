@@ -1,6 +1,6 @@
 import { EmittedJournal } from './emitted-journal';
 import { randomBytes } from 'node:crypto';
-import { advanceSettled, createClock, resolveStartTime, runSettled, type ClockMode, type SimulatedClock, type StartTime } from '../clock';
+import { advanceSettled, createClock, resolveStartTime, runSettled, systemTime, type ClockMode, type SimulatedClock, type StartTime } from '../clock';
 import { OrganizationRegistry } from '../config';
 import { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
 import { Engine, IdSource } from '../engine';
@@ -9,7 +9,7 @@ import { UrlSigner } from '../reports/url-signer';
 import { BvsMockConfig, WebhookEndpointConfig, parseWith } from '../schemas';
 import { Deliveries, type DeliveriesOptions } from '../delivery/deliveries';
 import { FaultPlan } from '../faults/fault-plan';
-import { AccessTokens } from './access-tokens';
+import { AccessTokens, type TokenClock } from './access-tokens';
 import { AnswerCache } from './answer-cache';
 import { createApiCore, type ApiCore } from './api-core';
 import { DEFAULT_BODY_LIMIT, type ApiServices } from './api-services';
@@ -54,6 +54,12 @@ export interface MockOptions {
   startTime?: StartTime;
   /** Speed factor of the realtime clock. */
   speed?: number;
+  /**
+   * Which clock OAuth access tokens live on (`--token-clock`): `'simulated'` (default: advancing the
+   * clock two hours expires them, spec §5.4) or `'wall'` (they live two real hours, so a token the client
+   * cached by its own clock survives a drain that moved simulated time hours ahead; docs/fidelity.md row 86).
+   */
+  tokenClock?: TokenClock;
   /** Refuse unknown fields instead of recording them (`--strict`). */
   strict?: boolean;
   /** Answer plain-HTTP requests with `https_required`. Default true. */
@@ -108,6 +114,9 @@ export function createMock(options: MockOptions = {}): Mock {
     throw new Error(
       'bvs-mock: the control token (--control-token, BVS_MOCK_CONTROL_TOKEN) must be printable characters without spaces, like a long random string; it is sent as Authorization: Bearer <token>',
     );
+  }
+  if (options.tokenClock !== undefined && options.tokenClock !== 'simulated' && options.tokenClock !== 'wall') {
+    throw new Error(`bvs-mock: tokenClock (--token-clock, BVS_MOCK_TOKEN_CLOCK) must be "simulated" or "wall", got ${JSON.stringify(options.tokenClock)}`);
   }
   const seed = options.seed ?? 1;
   const config = options.config ?? BvsMockConfig.parse({});
@@ -185,7 +194,7 @@ export function createMock(options: MockOptions = {}): Mock {
     }
   };
   const advance = (ms: number) => (clock.mode === 'manual' ? advanceSettled(clock, ms, barrier) : Promise.resolve(clock.advance(ms)));
-  const tokens = new AccessTokens();
+  const tokens = new AccessTokens(options.tokenClock === 'wall' ? systemTime.wallNow : () => clock.now());
   const answers = new AnswerCache();
   const journal = new RequestJournal(options.retention?.maxJournalEntries);
   const services: ApiServices = {

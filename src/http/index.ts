@@ -1,5 +1,6 @@
 /** The API server: the transport-free core and the three ways to reach it. */
 export { createMock, type Mock, type MockOptions } from './create-mock';
+export type { TokenClock } from './access-tokens';
 export { startServer, type ServerOptions, type StartedServer } from './start-server';
 export { DEFAULT_CONNECTION_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, type ConnectionTimeouts } from './node-server';
 export { createHandlers } from './msw-handlers';

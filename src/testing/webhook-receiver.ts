@@ -27,6 +27,18 @@ export interface ReceiverOptions {
   respond?: Responder;
   /** Path the receiver is reached at (only for building `url`); default `/hooks`. */
   path?: string;
+  /**
+   * Address to listen on; default `127.0.0.1`. `0.0.0.0` (or `::`) lets a bvs-mock in a container reach
+   * it, through the host's gateway address (`host.containers.internal`, `host.docker.internal`).
+   */
+  host?: string;
+  /** Port to listen on; default any free one. */
+  port?: number;
+  /**
+   * Host name put in `url`, the one bvs-mock must use to reach the receiver (`host.docker.internal` for a
+   * bvs-mock in a container); default `host`, or `127.0.0.1` when `host` listens on every address.
+   */
+  publicHost?: string;
 }
 
 /** A running receiver. */
@@ -49,8 +61,10 @@ export interface WebhookReceiver {
  *
  * @example
  * const receiver = await startWebhookReceiver({ respond: (_hook, index) => (index < 2 ? 500 : 200) });
- * const mock = createMock({ webhookUrl: receiver.url });
- * // ... create a validation, await mock.drain()
+ * // For a bvs-mock in a container: { host: '0.0.0.0', port: 8085, publicHost: 'host.docker.internal' }
+ * const bvs = await startBvsMock();
+ * await bvs.control.createEndpoint({ name: 'hooks', url: receiver.url });
+ * // ... create a validation, then await bvs.control.waitForSettled(id)
  * receiver.received.map((hook) => (hook.body as { type: string }).type);
  * await receiver.close();
  */
@@ -101,11 +115,24 @@ export async function startWebhookReceiver(options: ReceiverOptions = {}): Promi
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new Error(`webhook receiver: cannot listen on ${host}:${options.port ?? 0} (${error.code ?? error.message}); choose another host or port`, {
+          cause: error,
+        }),
+      ),
+    );
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
   const { port } = server.address() as AddressInfo;
+  const everyAddress = host === '0.0.0.0' || host === '::';
+  const publicHost = options.publicHost ?? (everyAddress ? '127.0.0.1' : host);
+  const urlHost = publicHost.includes(':') ? `[${publicHost}]` : publicHost;
 
   return {
-    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}${options.path ?? '/hooks'}`,
+    url: `${options.tls ? 'https' : 'http'}://${urlHost}:${port}${options.path ?? '/hooks'}`,
     received,
     respond(next) {
       responder = next;

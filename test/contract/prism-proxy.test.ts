@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startServer, type StartedServer } from '../../src/http';
+import { freePort } from '../support/free-port';
 
 // Prism, as a real process, proxies to bvs-mock and checks every answer against the generated
 // OpenAPI document (`--errors`: a violation becomes a 500 with an sl-violations header). This is an
@@ -12,15 +12,6 @@ const KEY = { authorization: 'Bearer test_key_default' };
 let mock: StartedServer;
 let prism: ChildProcess;
 let proxy: string;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   mock = await startServer({ port: 0, http: true, clock: 'manual' });

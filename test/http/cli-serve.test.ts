@@ -7,6 +7,7 @@ import { connect } from 'node:tls';
 import { startWebhookReceiver } from '../../src/testing';
 import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
 import { httpClient, type HttpAnswer } from '../support/https-client';
+import { freePort } from '../support/free-port';
 
 // `bvs-mock serve`, the built command line as users run it (docs/design.md, Command line): the banner,
 // readiness, clean stop, start-up errors, and the environment variables.
@@ -90,16 +91,6 @@ async function health(url: URL): Promise<HttpAnswer> {
   } finally {
     client.close();
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 test('serve prints one block: URL, API key, OAuth client, legacy token, control API, clock and the scenarios with their TINs', async () => {
@@ -189,6 +180,16 @@ test('BVS_MOCK_HTTP=true serves plain HTTP', async () => {
 test('BVS_MOCK_HTTP=false keeps HTTPS', async () => {
   const served = serve(['--port', '0'], { BVS_MOCK_HTTP: 'false' });
   expect(urlOf(await served.banner).protocol).toBe('https:');
+});
+
+test('BVS_MOCK_TOKEN_CLOCK=wall puts OAuth tokens on the wall clock, said in the banner; another value stops start-up naming the flag', async () => {
+  const served = serve(['--port', '0', '--http'], { BVS_MOCK_TOKEN_CLOCK: 'wall' });
+  await served.banner;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(served.stdout()).toContain('OAuth access tokens expire on the wall clock (--token-clock wall)');
+  const refused = serve(['--port', '0', '--token-clock', 'real']);
+  expect((await refused.exit).code).toBe(1);
+  expect(refused.stderr()).toMatch(/--token-clock <clock>' argument 'real' is invalid\. must be simulated or wall/);
 });
 
 test('SIGTERM with webhook deliveries still pending says how many will not be sent', async () => {

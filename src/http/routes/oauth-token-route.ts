@@ -49,7 +49,7 @@ export const oauthTokenRoute: Route = {
     const refused = asked.filter((scope) => !client.scopes.includes(scope));
     if (refused.length > 0) throw problems.scopeNotAllowed(refused, client.scopes);
     const now = clock.now();
-    const issued = tokens.issue({ organizationId: client.organizationId, clientId: credentials.id, scopes: asked }, now);
+    const issued = tokens.issue({ organizationId: client.organizationId, clientId: credentials.id, scopes: asked });
     context.callerOrganizationId = client.organizationId;
     const response: OAuthTokenResponse = {
       access_token: issued.token,
