@@ -172,7 +172,7 @@ export function serveCommand(version: string): Command {
     .addOption(
       new Option(
         '--control-token <token>',
-        'lock the control API (/_mock) behind Authorization: Bearer <token>; GET /_mock/health, pre-signed files and the recipient page stay open',
+        'lock the control API (/_mock) behind Authorization: Bearer <token>; GET /_mock/health, /_mock/openapi.json, pre-signed files and the recipient page stay open',
       )
         .env('BVS_MOCK_CONTROL_TOKEN')
         .argParser(controlToken),

@@ -44,7 +44,8 @@ export function startBanner({ server, version, seed, startTime, tokenClock }: Ba
   }
   row('Control API', `${server.url}/_mock  (events: ${server.url}/_mock/events)`);
   // Says that it is locked and how to unlock it, never the token itself.
-  if (server.services.controlToken !== null) row('', 'locked: send Authorization: Bearer <the --control-token value>; GET /_mock/health stays open');
+  if (server.services.controlToken !== null)
+    row('', 'locked: send Authorization: Bearer <the --control-token value>; GET /_mock/health and /_mock/openapi.json stay open');
   row('OpenAPI', `${server.url}/openapi.yaml  ${server.url}/openapi.json`);
   const described = clock.describe();
   const seeded = seed === undefined ? 'seed 1 (default; pre-signed URLs use a random key)' : `seed ${seed} (pre-signed URLs use a key derived from it)`;

@@ -1,7 +1,7 @@
-import type { Deliveries, ReceiverFindings } from '../delivery/deliveries';
+import type { Deliveries } from '../delivery/deliveries';
 import type { RequestJournal } from '../http/request-journal';
 import { buildOpenApiDocument } from '../openapi';
-import { EVENT_TYPES, type Issue } from '../schemas';
+import { EVENT_TYPES, type ContractReport } from '../schemas';
 
 /** What the contract report reads: the request journal, the deliveries and the events emitted since the last reset. */
 export interface ContractReportSources {
@@ -10,29 +10,8 @@ export interface ContractReportSources {
   emittedEvents: ReadonlyMap<string, number>;
 }
 
-/** The contract report of a run so far (`GET /_mock/report`, docs/design.md user 3). */
-export interface ContractReport {
-  operations: { exercised: Record<string, number>; not_exercised: string[] };
-  events: {
-    emitted: Record<string, number>;
-    not_emitted: string[];
-    deliveries: Record<string, Record<string, number>>;
-  };
-  violations: {
-    /** Requests with at least one violation, counted once each. */
-    violating_requests: number;
-    /** Violations in all: one request may break several rules. */
-    issues: number;
-    /** The most recent violating requests, each with its violations. */
-    requests: Array<{ id: string; method: string; path: string; status: number; violations: Issue[] }>;
-  };
-  /**
-   * What each receiver of the client did with the deliveries (spec §6 Subscription and delivery item 4:
-   * "answer HTTP 200 quickly"): answers outside 2xx, deliveries that needed retries, answers slower
-   * than `quick_answer_ms` (docs/fidelity.md row 83).
-   */
-  receivers: { quick_answer_ms: number; findings: ReceiverFindings[] };
-}
+/** The contract report of a run so far (`GET /_mock/report`, docs/design.md user 3); its schema: src/schemas/control-answers.ts. */
+export type { ContractReport };
 
 /** An answer slower than this is reported as slow: the same second after which the instant clock stops waiting (docs/fidelity.md rows 60, 83). */
 export const QUICK_ANSWER_MS = 1_000;

@@ -2,7 +2,7 @@ import type { SimulatedClock } from '../clock';
 import type { OrganizationRegistry } from '../config';
 import type { EngineEvent, IdSource } from '../engine';
 import type { FaultPlan } from '../faults/fault-plan';
-import type { DeliveryAttempt, DeliveryEvent, DeliveryStatus } from '../schemas';
+import type { DeliveryAttempt, DeliveryEvent, DeliveryStatus, ReceiverFindings } from '../schemas';
 import { renderDelivery, type DeliveryRecord, type DeliveryTarget } from './delivery-record';
 import { post, type PostResult } from './http-post';
 import { DEFAULT_LANE_CONCURRENCY, DEFAULT_SLOW_RECEIVER_MS, DeliveryLanes } from './delivery-lanes';
@@ -23,22 +23,8 @@ export const DEFAULT_MAX_DELIVERY_RECORDS = 20_000;
 export const DELIVERY_ORIGIN_HEADER = 'x-bvs-mock-origin';
 
 /** What one receiver did with its deliveries, for the contract report (see {@link Deliveries.receiverFindings}). */
-export interface ReceiverFindings {
-  endpoint_id: string | null;
-  url: string;
-  organization_id: string;
-  deliveries: number;
-  attempts: number;
-  /** Answers with a status outside 2xx. */
-  not_2xx: number;
-  /** Attempts without an answer: refused, reset, timed out. */
-  no_answer: number;
-  /** Deliveries that needed more than one attempt. */
-  retried_deliveries: number;
-  /** Answers slower than the report's threshold. */
-  slow_answers: number;
-  slowest_ms: number;
-}
+/** What each receiver did with its deliveries; its schema: src/schemas/control-answers.ts. */
+export type { ReceiverFindings };
 
 /** Options of {@link Deliveries}. */
 export interface DeliveriesOptions {

@@ -1,8 +1,8 @@
 import { createRandom, type Random } from '../engine';
-import type { ApiErrorCode, EventType, FaultRequest } from '../schemas';
+import type { ActiveFault, ApiErrorCode, EventType, FaultRequest } from '../schemas';
 
-/** An injected fault with its id, as `GET /_mock/faults` lists it. */
-export type ActiveFault = FaultRequest & { id: string; applied: number };
+/** An injected fault with its id, as `GET /_mock/faults` lists it (src/schemas/control-answers.ts). */
+export type { ActiveFault };
 
 /** What the faults decide for one delivery. */
 export interface DeliveryFaultDecision {

@@ -11,12 +11,11 @@ import type { RouteContext } from './route-context';
 import { Router, type Route, type RouteMatch } from './router';
 import { apiOperations } from './routes/api-operations';
 import { OAUTH_TOKEN_PATH, oauthTokenRoute } from './routes/oauth-token-route';
-import { controlRoutes } from './routes/control-routes';
-import { deliveryRoutes } from './routes/delivery-routes';
+import { controlOperations } from './routes/control-operations';
 import { recipientPageRoute } from './routes/recipient-page-route';
-import { reportRoute } from './routes/report-route';
 import { fileRoutes } from './routes/file-routes';
-import { openApiRoutes } from './routes/openapi-routes';
+import { apiDocumentRoutes } from './routes/openapi-routes';
+import { OPEN_CONTROL_OPERATIONS } from './open-control-operations';
 
 /** The transport-free API: one request in, one response out. */
 export interface ApiCore {
@@ -47,7 +46,7 @@ const CONTRACT_ERRORS: ReadonlyMap<string, string> = new Map([
 
 /** Every route of bvs-mock: the spec's API, its extensions, files, the control API and the document. */
 export function allRoutes(): Route[] {
-  return [...apiOperations, ...fileRoutes, ...controlRoutes, ...deliveryRoutes, reportRoute, recipientPageRoute, ...openApiRoutes()];
+  return [...apiOperations, ...fileRoutes, recipientPageRoute, ...apiDocumentRoutes(), ...controlOperations()];
 }
 
 /**
@@ -124,9 +123,6 @@ export function createApiCore(services: ApiServices): ApiCore {
     },
   };
 }
-
-/** Control routes that stay open under `--control-token`: readiness probes (Docker, CI) must work without it. */
-const OPEN_CONTROL_OPERATIONS = new Set(['control.health']);
 
 /**
  * `Authorization: Bearer <control token>`, compared in constant time: both

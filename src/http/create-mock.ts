@@ -40,7 +40,7 @@ export interface MockOptions {
    */
   seed?: number;
   /**
-   * Locks the control API (`/_mock/*` except `GET /_mock/health`, pre-signed files and the recipient page):
+   * Locks the control API (`/_mock/*` except `GET /_mock/health`, the control API's document, pre-signed files and the recipient page):
    * every call must send `Authorization: Bearer <controlToken>` (`--control-token`). Default: open.
    */
   controlToken?: string;

@@ -1,15 +1,8 @@
 import type { EngineEvent } from '../engine';
-import type { EventType } from '../schemas';
+import type { EmittedEvent } from '../schemas';
 
-/** An event as `GET /_mock/emitted` lists it: what fired, for which validation, when (its body: `GET /_mock/events`, or the API). */
-export interface EmittedEvent {
-  sequence: number;
-  type: EventType;
-  organization_id: string;
-  entity_validation_id: string;
-  resource_id: string;
-  emitted_at: string;
-}
+/** An event as `GET /_mock/emitted` lists it; its schema: src/schemas/control-answers.ts. */
+export type { EmittedEvent };
 
 /** Events kept by default: enough for a test's trees, bounded for a mock left running (docs/fidelity.md row 85). */
 export const DEFAULT_MAX_EMITTED = 10_000;

@@ -9,6 +9,8 @@ export interface DocumentedAnswer {
   schema?: ZodType;
   example?: unknown;
   contentType?: string;
+  /** The same answer in other media types (the report as Markdown and JUnit XML): media type to schema. */
+  otherContent?: Readonly<Record<string, ZodType>>;
 }
 
 /**
@@ -25,8 +27,18 @@ export interface OperationDocument {
   description: string;
   /** Path parameters, each with its own schema (`{ id: idOf('evl') }`). */
   params?: ZodObject;
+  /** Query parameters (the control API's filters and pages). */
+  query?: ZodObject;
   /** The request body and its media type (`application/json` unless said otherwise). */
-  body?: { schema: ZodType; example?: unknown; contentType?: 'application/json' | 'application/x-www-form-urlencoded' };
+  body?: {
+    schema: ZodType;
+    example?: unknown;
+    contentType?: 'application/json' | 'application/x-www-form-urlencoded';
+    /** The same body in other media types (a scenario as YAML). */
+    otherContentTypes?: readonly string[];
+    /** False when the body may be left out (the control API's actions without parameters). */
+    required?: boolean;
+  };
   answer: DocumentedAnswer;
   /** Errors the handler answers itself, beside those the builder adds for every operation of its kind. */
   errors?: readonly ApiErrorCode[];

@@ -1,18 +1,7 @@
-import type { Issue } from '../schemas';
+import type { JournalEntry } from '../schemas';
 
-/** One API request as the journal records it (`GET /_mock/requests`). */
-export interface JournalEntry {
-  id: string;
-  at: string;
-  method: string;
-  path: string;
-  operation: string | null;
-  organization_id: string | null;
-  status: number;
-  duration_ms: number;
-  /** Contract violations found in the request, answered or tolerated. */
-  violations: Issue[];
-}
+/** One API request as the journal records it (`GET /_mock/requests`); its schema: src/schemas/control-answers.ts. */
+export type { JournalEntry };
 
 /** Journal entries kept by default (`--max-journal-entries`). */
 export const DEFAULT_MAX_JOURNAL_ENTRIES = 5_000;

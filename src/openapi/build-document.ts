@@ -26,22 +26,11 @@ export function buildOpenApiDocument(): OpenApiDocument {
   registerSecuritySchemes(registry);
   registerRoutes(registry, apiOperations);
   registerWebhooks(registry);
-  const generator = new OpenApiGeneratorV31(registry.definitions, { sortComponents: 'alphabetically' });
-  return generator.generateDocument({
-    openapi: '3.1.0',
-    info: {
-      title: 'Business Validation Service (bvs-mock)',
-      version: '2',
-      description: DESCRIPTION,
-      license: { name: 'MIT', identifier: 'MIT' },
-    },
-    servers: [
-      {
-        url: '{base_url}',
-        description: 'The service, or bvs-mock (HTTPS on port 4010 by default).',
-        variables: { base_url: { default: 'https://127.0.0.1:4010', description: 'Base address of the API.' } },
-      },
-    ],
+  return generateDocument(registry, {
+    title: 'Business Validation Service (bvs-mock)',
+    version: '2',
+    description: DESCRIPTION,
+    server: 'The service, or bvs-mock (HTTPS on port 4010 by default).',
     tags: [
       { name: 'Authentication', description: 'OAuth 2.0 client credentials (spec §5).' },
       { name: 'Webhook endpoints', description: 'Organization-level webhook endpoints (spec §2, §6).' },
@@ -50,5 +39,32 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: 'Information requests', description: 'Items collected from a recipient, analysis and reviewers (spec §1.5, §2).' },
       { name: 'Webhooks', description: 'Events pushed to the client (spec §6).' },
     ],
+  });
+}
+
+/** What differs between bvs-mock's two documents (the API's, the control API's). */
+export interface DocumentHeading {
+  title: string;
+  version: string;
+  description: string;
+  /** What the server variable `base_url` points at. */
+  server: string;
+  tags: Array<{ name: string; description: string }>;
+}
+
+/** Generates an OpenAPI 3.1 document from a registry, with components sorted so the output is deterministic. */
+export function generateDocument(registry: OpenAPIRegistry, heading: DocumentHeading): OpenApiDocument {
+  const generator = new OpenApiGeneratorV31(registry.definitions, { sortComponents: 'alphabetically' });
+  return generator.generateDocument({
+    openapi: '3.1.0',
+    info: { title: heading.title, version: heading.version, description: heading.description, license: { name: 'MIT', identifier: 'MIT' } },
+    servers: [
+      {
+        url: '{base_url}',
+        description: heading.server,
+        variables: { base_url: { default: 'https://127.0.0.1:4010', description: 'Base address of the API.' } },
+      },
+    ],
+    tags: heading.tags,
   });
 }

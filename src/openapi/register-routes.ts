@@ -3,7 +3,15 @@ import type { ZodType } from 'zod';
 import type { Route } from '../http/router';
 import { API_ERROR_STATUS, type ApiErrorCode } from '../schemas';
 import { errorResponses, oauthErrorResponses } from './error-responses';
-import { requires } from './security';
+import { OPEN_CONTROL_OPERATIONS } from '../http/open-control-operations';
+import { CONTROL_SECURITY, requires } from './security';
+
+/** Who may call it, as the document says: an API credential with its scope, the control token, or anyone. */
+function securityOf(route: Route): Array<Record<string, string[]>> {
+  if (route.access.kind === 'api') return requires(route.access.scope);
+  if (route.access.kind === 'control' && !OPEN_CONTROL_OPERATIONS.has(route.operation)) return CONTROL_SECURITY;
+  return [];
+}
 
 /** Said of every operation whose path and shape the spec leaves to bvs-mock. */
 const EXTENSION_NOTE = "The spec refers to this operation without giving its path or shape; this is bvs-mock's choice (docs/fidelity.md row 18).";
@@ -18,6 +26,12 @@ const WITH_JSON_BODY: readonly ApiErrorCode[] = ['malformed_json', 'unsupported_
 const WITH_FORM_BODY: readonly ApiErrorCode[] = ['unsupported_media_type', 'validation_failed'];
 /** Errors of an operation on a resource by id: never existed, or evicted by retention. */
 const BY_ID: readonly ApiErrorCode[] = ['not_found', 'evicted'];
+/**
+ * Errors of every control API operation: plain HTTP on the HTTPS port, a body over the limit, a delivery of
+ * bvs-mock to itself, a JSON body that does not parse (`organization_id` is read from any body), an unknown
+ * `organization_id`, a failure. Injected faults never hit the control API.
+ */
+const EVERY_CONTROL_OPERATION: readonly ApiErrorCode[] = ['https_required', 'malformed_json', 'not_found', 'payload_too_large', 'delivery_loop', 'internal_error'];
 
 /**
  * Every error code a route may answer: those it declares, and those every operation of its kind answers
@@ -25,8 +39,11 @@ const BY_ID: readonly ApiErrorCode[] = ['not_found', 'evicted'];
  */
 export function errorsOf(route: Route): ApiErrorCode[] {
   const document = route.document;
-  const codes = new Set<ApiErrorCode>([...EVERY_OPERATION, ...(document?.errors ?? [])]);
+  const control = route.access.kind === 'control';
+  const codes = new Set<ApiErrorCode>([...(control ? EVERY_CONTROL_OPERATION : EVERY_OPERATION), ...(document?.errors ?? [])]);
   if (route.access.kind === 'api') for (const code of WITH_CREDENTIAL) codes.add(code);
+  // The control token (--control-token) locks every control operation but the open ones.
+  if (control && !OPEN_CONTROL_OPERATIONS.has(route.operation)) codes.add('unauthorized');
   if (document?.body) for (const code of document.body.contentType === 'application/x-www-form-urlencoded' ? WITH_FORM_BODY : WITH_JSON_BODY) codes.add(code);
   if (route.pattern.includes('/:id')) for (const code of BY_ID) codes.add(code);
   return (Object.keys(API_ERROR_STATUS) as ApiErrorCode[]).filter((code) => codes.has(code));
@@ -56,15 +73,33 @@ export function registerRoutes(registry: OpenAPIRegistry, routes: readonly Route
       tags: [...document.tags],
       summary: document.summary,
       description: document.extension ? `${document.description} ${EXTENSION_NOTE}` : document.description,
-      security: document.security ?? (route.access.kind === 'api' ? requires(route.access.scope) : []),
+      security: document.security ?? securityOf(route),
       request: {
         ...(document.params ? { params: document.params } : {}),
-        ...(body ? { body: { required: true, content: content(body.schema, body.example, body.contentType ?? 'application/json') } } : {}),
+        ...(document.query ? { query: document.query } : {}),
+        ...(body
+          ? {
+              body: {
+                required: body.required ?? true,
+                content: Object.assign(
+                  content(body.schema, body.example, body.contentType ?? 'application/json'),
+                  ...(body.otherContentTypes ?? []).map((type) => ({ [type]: { schema: body.schema } })),
+                ),
+              },
+            }
+          : {}),
       },
       responses: {
         [answer.status]: {
           description: answer.description,
-          ...(answer.schema ? { content: content(answer.schema, answer.example, answer.contentType ?? 'application/json') } : {}),
+          ...(answer.schema
+            ? {
+                content: Object.assign(
+                  content(answer.schema, answer.example, answer.contentType ?? 'application/json'),
+                  ...Object.entries(answer.otherContent ?? {}).map(([type, schema]) => ({ [type]: { schema } })),
+                ),
+              }
+            : {}),
         },
         ...(route.errorForm === 'oauth2' ? oauthErrorResponses(errorsOf(route)) : errorResponses(errorsOf(route))),
       },

@@ -6,6 +6,12 @@ export const API_TOKEN_SCHEME = 'ApiToken';
 /** Name of the OAuth 2.0 client credentials scheme in the document. */
 export const OAUTH_SCHEME = 'OAuth2';
 
+/** Name of the control token scheme in the control API's document. */
+export const CONTROL_TOKEN_SCHEME = 'ControlToken';
+
+/** Security of a control API operation: none, unless bvs-mock was started with `--control-token`. */
+export const CONTROL_SECURITY: Array<Record<string, string[]>> = [{}, { [CONTROL_TOKEN_SCHEME]: [] }];
+
 /** Name of the scheme describing the Authorization header bvs-mock sends on deliveries. */
 export const WEBHOOK_SCHEME = 'WebhookBearer';
 
@@ -46,4 +52,14 @@ export function registerSecuritySchemes(registry: OpenAPIRegistry): void {
 /** The security requirement of an operation that needs `scope`: an API token, or an OAuth token with the scope. */
 export function requires(scope: Scope): Array<Record<string, string[]>> {
   return [{ [API_TOKEN_SCHEME]: [] }, { [OAUTH_SCHEME]: [scope] }];
+}
+
+/** Registers the control token of the control API's document (`--control-token`). */
+export function registerControlSecurityScheme(registry: OpenAPIRegistry): void {
+  registry.registerComponent('securitySchemes', CONTROL_TOKEN_SCHEME, {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'The control token bvs-mock was started with (`--control-token`, `BVS_MOCK_CONTROL_TOKEN`): `Authorization: Bearer <token>`. Without one, the control API is open.',
+  });
 }

@@ -79,3 +79,44 @@ export const WebhookEndpointPatch = z.strictObject({
   auth_type: WebhookAuthType.optional(),
   subscribed_events: z.array(EventTypeName).min(1).optional(),
 });
+
+/**
+ * Query parameters of the control API, as its document describes them (the handlers read them from the
+ * query string and answer 422 at `$query.<name>` for a bad value).
+ */
+const organizationQuery = {
+  organization_id: z.string().optional().openapi({ description: 'The organization acted on; default: the default organization.' }),
+};
+const pageQuery = {
+  limit: z.number().int().min(1).max(1000).optional().openapi({ description: 'Items on the page, 1 to 1000; default 100.' }),
+  cursor: z.string().optional().openapi({ description: '`next_cursor` of the previous page, as it was given.' }),
+};
+
+/** `?organization_id=` of a control call without other parameters. */
+export const OrganizationQuery = z.object(organizationQuery);
+
+/** `GET /_mock/events`: filters and page. */
+export const DeliveryEventQuery = z.object({
+  ...organizationQuery,
+  type: EventTypeName.optional(),
+  status: z.enum(['pending', 'succeeded', 'failed', 'expired']).optional(),
+  resource_id: z.string().optional(),
+  endpoint_id: z.string().optional(),
+  entity_validation_id: z.string().optional(),
+  ...pageQuery,
+});
+
+/** `GET /_mock/emitted`: filters and page. */
+export const EmittedQuery = z.object({ ...organizationQuery, type: EventTypeName.optional(), entity_validation_id: z.string().optional(), ...pageQuery });
+
+/** `GET /_mock/requests`: filters and page. */
+export const JournalQuery = z.object({
+  organization_id: z.string().optional().openapi({ description: 'Only the requests of this organization (by its credential).' }),
+  violations: z.enum(['true', 'false']).optional().openapi({ description: '`true`: only requests with contract violations.' }),
+  ...pageQuery,
+});
+
+/** `GET /_mock/report`: the format. */
+export const ReportQuery = z.object({
+  format: z.enum(['json', 'markdown', 'junit']).optional().openapi({ description: 'json (default), markdown (a CI job summary) or junit (JUnit XML).' }),
+});

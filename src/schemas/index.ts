@@ -30,5 +30,6 @@ export * from './scenario-information-request';
 export * from './scenario-outcome';
 export * from './config';
 export * from './control';
+export * from './control-answers';
 export * from './delivery';
 export { z } from './zod';

@@ -1,8 +1,23 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { ClockDescription } from '../clock';
-import type { ContractReport, ReportFormat } from '../contract';
+import type { ReportFormat } from '../contract';
 import type {
+  ActiveFault,
+  ClockAdvanceAnswer,
+  ClockRunAnswer,
+  DeliveryEventPage,
+  EmittedPage,
+  FaultList,
+  JournalPage,
+  OrganizationSettingsAnswer,
+  OrganizationSettingsPatch,
+  WebhookEndpointAnswer,
+  ClockDescription,
+  ContractReport,
+  EmittedEvent,
+  Health,
+  JournalEntry,
+  ScenarioListing,
   AnalyzeRequest,
   AssignRequest,
   DeliveryEvent,
@@ -17,13 +32,15 @@ import type {
   z,
 } from '../schemas';
 
+export type { EmittedEvent, Health, JournalEntry, ScenarioListing };
+
 /** How to reach a bvs-mock and prove the right to its control API. */
 export interface ControlClientOptions {
   /** Its base URL, like `https://127.0.0.1:4010` or `https://bvs:4010` in a CI network. */
   url: string;
   /** The control token it was started with (`--control-token`), if it is locked. */
   controlToken?: string;
-  /** The certificate (PEM) to trust for HTTPS: `GET /_mock/certificate` or the one it was started with. */
+  /** The certificate (PEM) to trust for HTTPS: the one bvs-mock serves (`startBvsMock` gives it as `certificate`) or the one it was started with (`--tls-cert`). */
   ca?: string;
   /** The organization control calls act on, unless a call names another; default: bvs-mock's default organization. */
   organizationId?: string;
@@ -42,24 +59,6 @@ export class ControlApiError extends Error {
   }
 }
 
-/** A scenario as `GET /_mock/scenarios` lists it. */
-export interface ScenarioListing {
-  name: string;
-  description: string;
-  tins: string[];
-  source: string;
-  built_in: boolean;
-}
-
-/** `GET /_mock/health`. */
-export interface Health {
-  status: 'ok';
-  version: string;
-  clock: ClockDescription;
-  retention: Record<string, unknown>;
-  deliveries: { counts: Record<DeliveryStatus, number> } & Record<string, unknown>;
-}
-
 /** A page of `GET /_mock/events` filters. */
 export interface EventQuery {
   type?: EventType;
@@ -71,33 +70,11 @@ export interface EventQuery {
   cursor?: string;
 }
 
-/** An event as `GET /_mock/emitted` lists it: the engine emitted it, whether or not an endpoint received it. */
-export interface EmittedEvent {
-  sequence: number;
-  type: EventType;
-  organization_id: string;
-  entity_validation_id: string;
-  resource_id: string;
-  emitted_at: string;
-}
-
 /** How long {@link BvsMockControl.waitForEvent} and {@link BvsMockControl.waitForSettled} wait, in real milliseconds, by default. */
 export const DEFAULT_WAIT_MS = 10_000;
 
-/** A journal entry of `GET /_mock/requests`. */
-export interface JournalEntry {
-  id: string;
-  at: string;
-  method: string;
-  path: string;
-  operation: string | null;
-  organization_id: string | null;
-  status: number;
-  duration_ms: number;
-  violations: Array<{ path: string; code: string; message: string }>;
-}
-
 type Body<S extends z.ZodType> = Omit<z.input<S>, 'organization_id'>;
+type Answer<S extends z.ZodType> = z.output<S>;
 
 /**
  * A typed client for every call of bvs-mock's control API (docs/design.md "Control API"), for a test
@@ -134,12 +111,12 @@ export class BvsMockControl {
   }
 
   /** `POST /_mock/clock/advance`: with the manual clock, answers once the deliveries due by then have ended. */
-  advance(seconds: number): Promise<ClockDescription & { fired: number }> {
+  advance(seconds: number): Promise<Answer<typeof ClockAdvanceAnswer>> {
     return this.call('POST', '/_mock/clock/advance', { seconds });
   }
 
   /** `POST /_mock/clock/run`: until nothing is scheduled and every delivery has ended. */
-  run(): Promise<ClockDescription & { deliveries: Record<DeliveryStatus, number> }> {
+  run(): Promise<Answer<typeof ClockRunAnswer>> {
     return this.call('POST', '/_mock/clock/run', {});
   }
 
@@ -159,7 +136,10 @@ export class BvsMockControl {
   }
 
   /** `PATCH /_mock/organizations/:id/settings`. */
-  settings(patch: Record<string, unknown>, organizationId = this.options.organizationId ?? 'default'): Promise<Record<string, unknown>> {
+  settings(
+    patch: Body<typeof OrganizationSettingsPatch>,
+    organizationId = this.options.organizationId ?? 'default',
+  ): Promise<Answer<typeof OrganizationSettingsAnswer>> {
     return this.call('PATCH', `/_mock/organizations/${encodeURIComponent(organizationId)}/settings`, patch);
   }
 
@@ -169,12 +149,12 @@ export class BvsMockControl {
   }
 
   /** `POST /_mock/webhook_endpoints`: with `auth_type: 'secret'`, the secret is chosen here or generated, and shown only now. */
-  createEndpoint(body: Body<typeof WebhookEndpointCreate>): Promise<{ webhook_endpoint: WebhookEndpoint; secret?: string }> {
+  createEndpoint(body: Body<typeof WebhookEndpointCreate>): Promise<Answer<typeof WebhookEndpointAnswer>> {
     return this.call('POST', '/_mock/webhook_endpoints', this.withOrganization(body));
   }
 
   /** `PATCH /_mock/webhook_endpoints/:id`. */
-  updateEndpoint(id: string, patch: Body<typeof WebhookEndpointPatch>): Promise<{ webhook_endpoint: WebhookEndpoint; secret?: string }> {
+  updateEndpoint(id: string, patch: Body<typeof WebhookEndpointPatch>): Promise<Answer<typeof WebhookEndpointAnswer>> {
     return this.call('PATCH', `/_mock/webhook_endpoints/${id}`, this.withOrganization(patch));
   }
 
@@ -190,7 +170,7 @@ export class BvsMockControl {
   }
 
   /** `GET /_mock/events`: one page of delivery records, oldest first, and the cursor of the next page. */
-  events(query: EventQuery = {}): Promise<{ events: DeliveryEvent[]; next_cursor: string | null }> {
+  events(query: EventQuery = {}): Promise<Answer<typeof DeliveryEventPage>> {
     return this.call('GET', this.scoped('/_mock/events', query as Record<string, string | number | undefined>));
   }
 
@@ -217,12 +197,12 @@ export class BvsMockControl {
   }
 
   /** `GET /_mock/faults`. */
-  async faults(): Promise<Array<Record<string, unknown>>> {
-    return (await this.call<{ faults: Array<Record<string, unknown>> }>('GET', '/_mock/faults')).faults;
+  async faults(): Promise<ActiveFault[]> {
+    return (await this.call<Answer<typeof FaultList>>('GET', '/_mock/faults')).faults;
   }
 
   /** `POST /_mock/faults`: a delivery or API fault, until cleared (or for `count` requests). */
-  addFault(fault: z.input<typeof FaultRequest>): Promise<Record<string, unknown>> {
+  addFault(fault: z.input<typeof FaultRequest>): Promise<ActiveFault> {
     return this.call('POST', '/_mock/faults', fault);
   }
 
@@ -256,10 +236,7 @@ export class BvsMockControl {
   };
 
   /** `GET /_mock/emitted`: the events emitted since the last reset (oldest first, without bodies). */
-  emitted(query: { type?: EventType; entity_validation_id?: string; limit?: number; cursor?: string } = {}): Promise<{
-    events: EmittedEvent[];
-    next_cursor: string | null;
-  }> {
+  emitted(query: { type?: EventType; entity_validation_id?: string; limit?: number; cursor?: string } = {}): Promise<Answer<typeof EmittedPage>> {
     return this.call('GET', this.scoped('/_mock/emitted', query));
   }
 
@@ -329,10 +306,7 @@ export class BvsMockControl {
   }
 
   /** `GET /_mock/requests`: the journal of API requests, with their contract violations. */
-  requests(query: { violations?: boolean; organization_id?: string; limit?: number; cursor?: string } = {}): Promise<{
-    requests: JournalEntry[];
-    next_cursor: string | null;
-  }> {
+  requests(query: { violations?: boolean; organization_id?: string; limit?: number; cursor?: string } = {}): Promise<Answer<typeof JournalPage>> {
     return this.call('GET', this.path('/_mock/requests', { ...query, violations: query.violations === undefined ? undefined : String(query.violations) }));
   }
 

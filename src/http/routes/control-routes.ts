@@ -1,4 +1,27 @@
-import { ClockAdvanceRequest, OrganizationOnlyRequest, parseWith, toIssues, type OrganizationSettings } from '../../schemas';
+import {
+  ClockAdvanceAnswer,
+  ClockAdvanceRequest,
+  ClockDescription,
+  ClockRunAnswer,
+  EmittedPage,
+  EmittedQuery,
+  EntityValidation,
+  Health,
+  InputSuppliedAnswer,
+  JournalPage,
+  JournalQuery,
+  OrganizationOnlyRequest,
+  OrganizationQuery,
+  OrganizationSettingsAnswer,
+  OrganizationSettingsPatch,
+  ResetAnswer,
+  SettledAnswer,
+  idOf,
+  parseWith,
+  toIssues,
+  z,
+  type OrganizationSettings,
+} from '../../schemas';
 import { problems, unwrap } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { encodeCursor, readPageQuery } from '../page-query';
@@ -52,6 +75,12 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/health',
     operation: 'control.health',
     access: control,
+    document: {
+      tags: ['Health'],
+      summary: 'Readiness, version, clock and what bvs-mock keeps',
+      description: 'Answers as soon as bvs-mock can serve: the readiness probe of a container or CI job. Open even when the control API is locked.',
+      answer: { status: 200, description: 'bvs-mock is ready.', schema: Health },
+    },
     handle: (context) =>
       jsonResponse(200, {
         status: 'ok',
@@ -66,6 +95,13 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/reset',
     operation: 'control.reset',
     access: control,
+    document: {
+      tags: ['Health'],
+      summary: 'Reset everything to its start',
+      description:
+        'Every organization back to its configured state, the clock back to its start, delivery records, the journal, faults and run-time scenarios gone; deliveries in flight end. Call it between tests.',
+      answer: { status: 200, description: 'Reset; the clock as it is now.', schema: ResetAnswer },
+    },
     handle(context) {
       context.services.reset();
       return jsonResponse(200, { status: 'reset', clock: context.services.clock.describe() });
@@ -76,6 +112,12 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/clock',
     operation: 'control.clock',
     access: control,
+    document: {
+      tags: ['Clock'],
+      summary: 'The simulated clock',
+      description: 'Its mode, simulated time now, where it started and what is scheduled.',
+      answer: { status: 200, description: 'The clock.', schema: ClockDescription },
+    },
     handle: (context) => jsonResponse(200, context.services.clock.describe()),
   },
   {
@@ -83,6 +125,14 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/clock/advance',
     operation: 'control.clock.advance',
     access: control,
+    document: {
+      tags: ['Clock'],
+      summary: 'Move simulated time forward',
+      description:
+        'Fires every timer due within the span, instant by instant. With the manual clock it answers once the deliveries due by then have ended, so the gaps between retries are exact however time is moved (docs/fidelity.md row 75).',
+      body: { schema: ClockAdvanceRequest, example: { seconds: 60 } },
+      answer: { status: 200, description: 'The clock after the advance, and how many timers fired.', schema: ClockAdvanceAnswer },
+    },
     holdsClock: false,
     async handle(context) {
       const body = checkBody(context, (value) => parseWith(ClockAdvanceRequest, value), context.json() ?? {});
@@ -107,6 +157,13 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/clock/run',
     operation: 'control.clock.run',
     access: control,
+    document: {
+      tags: ['Clock'],
+      summary: 'Run until nothing is scheduled',
+      description:
+        'Plays every scheduled step and every delivery, retries included, until nothing is scheduled or in flight (the manual clock runs instant by instant).',
+      answer: { status: 200, description: 'The clock at the end, and the delivery records by status.', schema: ClockRunAnswer },
+    },
     holdsClock: false,
     async handle(context) {
       await context.services.drain();
@@ -119,6 +176,16 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/organizations/:id/settings',
     operation: 'control.organization.settings',
     access: control,
+    document: {
+      tags: ['Organizations'],
+      summary: "Change an organization's settings",
+      description:
+        'Each setting left out is kept: `child_batches_ready` (spec §6 rule 4), the legacy webhook token (spec §5.6), OAuth for endpoints (spec §3). Stored secrets are answered as `<set>`.',
+      params: z.object({ id: z.string().openapi({ description: 'The organization, like `default`.' }) }),
+      body: { schema: OrganizationSettingsPatch, example: { child_batches_ready: false } },
+      answer: { status: 200, description: 'The settings after the change.', schema: OrganizationSettingsAnswer },
+      errors: ['invalid_request'],
+    },
     handle(context) {
       const id = context.params.id!;
       const { registry } = context.services;
@@ -144,6 +211,15 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/emitted',
     operation: 'control.emitted',
     access: control,
+    document: {
+      tags: ['Validations'],
+      summary: 'The events emitted since the last reset',
+      description:
+        "Oldest first, without bodies, whether or not an endpoint received them: what a test waits for. Partners' batches and runs and information requests carry the validation created through the API (docs/fidelity.md row 85).",
+      query: EmittedQuery,
+      answer: { status: 200, description: 'A page of events.', schema: EmittedPage },
+      errors: ['validation_failed'],
+    },
     handle(context) {
       const { query } = context.request;
       const page = readPageQuery(context.request);
@@ -162,6 +238,14 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/entity_validations/:id/settled',
     operation: 'control.settled',
     access: control,
+    document: {
+      tags: ['Validations'],
+      summary: "Whether a validation's tree has nothing left scheduled",
+      description: 'True once every step of its tree has played; its deliveries may still be pending (`GET /_mock/events?status=pending`).',
+      params: z.object({ id: idOf('evl') }),
+      query: OrganizationQuery,
+      answer: { status: 200, description: 'Settled or not.', schema: SettledAnswer },
+    },
     handle(context) {
       const id = context.params.id!;
       const settled = context.services.engine.isSettled(context.organizationId, id);
@@ -174,6 +258,14 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/requests',
     operation: 'control.requests',
     access: control,
+    document: {
+      tags: ['Journal and report'],
+      summary: "The journal of the client's API requests",
+      description: 'Oldest first, each with its status, duration and the contract violations found in it at their JSON paths (docs/fidelity.md row 82).',
+      query: JournalQuery,
+      answer: { status: 200, description: 'A page of requests.', schema: JournalPage },
+      errors: ['validation_failed'],
+    },
     handle(context) {
       const { query } = context.request;
       const page = readPageQuery(context.request);
@@ -191,6 +283,15 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/entity_validations/:id/revalidate',
     operation: 'control.revalidate',
     access: control,
+    document: {
+      tags: ['Validations'],
+      summary: 'Revalidate a validation',
+      description: 'Plays its tree again, with new batches and runs (spec §6 rule 2). Refused while its previous play still runs (docs/fidelity.md row 79).',
+      params: z.object({ id: idOf('evl') }),
+      body: { schema: OrganizationOnlyRequest, required: false },
+      answer: { status: 202, description: 'The validation as the revalidation starts.', schema: EntityValidation },
+      errors: ['conflict'],
+    },
     handle(context) {
       checkBody(context, (value) => parseWith(OrganizationOnlyRequest, value), context.json() ?? {});
       const id = context.params.id!;
@@ -202,6 +303,15 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/data_source_runs/:id/input',
     operation: 'control.run.input',
     access: control,
+    document: {
+      tags: ['Validations'],
+      summary: 'Supply the input a run waits for',
+      description: 'A run in `missing_input_data` goes on with the input supplied.',
+      params: z.object({ id: idOf('dsr') }),
+      body: { schema: OrganizationOnlyRequest, required: false },
+      answer: { status: 202, description: 'The input is supplied.', schema: InputSuppliedAnswer },
+      errors: ['conflict'],
+    },
     handle(context) {
       checkBody(context, (value) => parseWith(OrganizationOnlyRequest, value), context.json() ?? {});
       const id = context.params.id!;

@@ -1,5 +1,24 @@
 import type { StoredEndpoint } from '../../delivery/webhook-endpoint-store';
-import { FaultRequest, WebhookEndpointCreate, WebhookEndpointPatch, WebhookEndpointSecretRequest, parseWith, type WebhookEndpoint } from '../../schemas';
+import {
+  ActiveFault,
+  ControlWebhookEndpointList,
+  DeliveryEvent,
+  DeliveryEventPage,
+  DeliveryEventQuery,
+  FaultList,
+  FaultRequest,
+  OrganizationOnlyRequest,
+  OrganizationQuery,
+  WebhookEndpointAnswer,
+  WebhookEndpointCreate,
+  WebhookEndpointPatch,
+  WebhookEndpointSecretAnswer,
+  WebhookEndpointSecretRequest,
+  idOf,
+  parseWith,
+  z,
+  type WebhookEndpoint,
+} from '../../schemas';
 import { problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { encodeCursor, readPageQuery } from '../page-query';
@@ -33,6 +52,13 @@ export const deliveryRoutes: Route[] = [
     pattern: '/_mock/webhook_endpoints',
     operation: 'control.webhook_endpoints.list',
     access: control,
+    document: {
+      tags: ['Webhook endpoints'],
+      summary: "The organization's webhook endpoints",
+      description: 'As the dashboard lists them (spec §2, §5.5); secrets are never shown again.',
+      query: OrganizationQuery,
+      answer: { status: 200, description: 'The endpoints.', schema: ControlWebhookEndpointList },
+    },
     handle: (context) => jsonResponse(200, { webhook_endpoints: context.services.endpoints.list(context.organizationId).map((stored) => stored.endpoint) }),
   },
   {
@@ -40,6 +66,15 @@ export const deliveryRoutes: Route[] = [
     pattern: '/_mock/webhook_endpoints',
     operation: 'control.webhook_endpoints.create',
     access: control,
+    document: {
+      tags: ['Webhook endpoints'],
+      summary: 'Create a webhook endpoint',
+      description:
+        'As the dashboard does (spec §5.5). With `auth_type: secret`, the secret is the one given or a generated one, shown only in this answer. An OAuth endpoint cannot be enabled before the organization has OAuth settings (spec §3).',
+      body: { schema: WebhookEndpointCreate, example: { name: 'hooks', url: 'https://example.test/hooks', auth_type: 'secret' } },
+      answer: { status: 201, description: 'The endpoint, and its secret when it has one.', schema: WebhookEndpointAnswer },
+      errors: ['conflict'],
+    },
     handle(context) {
       const body = checkBody(context, (value) => parseWith(WebhookEndpointCreate, value), context.json() ?? {});
       checkOAuthEnabling(context, body);
@@ -60,6 +95,15 @@ export const deliveryRoutes: Route[] = [
     pattern: '/_mock/webhook_endpoints/:id',
     operation: 'control.webhook_endpoints.update',
     access: control,
+    document: {
+      tags: ['Webhook endpoints'],
+      summary: 'Change a webhook endpoint',
+      description: 'Name, URL, subscribed events, authentication, enabled. Switching to `auth_type: secret` generates a secret, shown only in this answer.',
+      params: z.object({ id: idOf('whe') }),
+      body: { schema: WebhookEndpointPatch, example: { enabled: false } },
+      answer: { status: 200, description: 'The endpoint after the change.', schema: WebhookEndpointAnswer },
+      errors: ['conflict'],
+    },
     handle(context) {
       const stored = endpointOf(context);
       const { organization_id: _organization, ...patch } = checkBody(context, (value) => parseWith(WebhookEndpointPatch, value), context.json() ?? {});
@@ -75,6 +119,14 @@ export const deliveryRoutes: Route[] = [
     pattern: '/_mock/webhook_endpoints/:id',
     operation: 'control.webhook_endpoints.delete',
     access: control,
+    document: {
+      tags: ['Webhook endpoints'],
+      summary: 'Delete a webhook endpoint',
+      description: 'Its deliveries waiting for a retry expire (docs/fidelity.md row 15).',
+      params: z.object({ id: idOf('whe') }),
+      query: OrganizationQuery,
+      answer: { status: 204, description: 'Deleted.' },
+    },
     handle(context) {
       const stored = endpointOf(context);
       context.services.endpoints.remove(context.organizationId, stored.endpoint.id);
@@ -86,6 +138,15 @@ export const deliveryRoutes: Route[] = [
     pattern: '/_mock/webhook_endpoints/:id/secret',
     operation: 'control.webhook_endpoints.secret',
     access: control,
+    document: {
+      tags: ['Webhook endpoints'],
+      summary: "Set or generate an endpoint's secret",
+      description: 'The secret given (so a receiver started elsewhere can know it in advance), or a generated one; shown only in this answer (spec §5.5).',
+      params: z.object({ id: idOf('whe') }),
+      body: { schema: WebhookEndpointSecretRequest, example: { secret: 'whsec_test' }, required: false },
+      answer: { status: 201, description: 'The endpoint and its new secret.', schema: WebhookEndpointSecretAnswer },
+      errors: ['conflict'],
+    },
     handle(context) {
       const stored = endpointOf(context);
       if (stored.endpoint.auth_type !== 'secret') {
@@ -102,6 +163,14 @@ export const deliveryRoutes: Route[] = [
     pattern: '/_mock/events',
     operation: 'control.events.list',
     access: control,
+    document: {
+      tags: ['Delivery events'],
+      summary: 'Delivery records, with their attempts',
+      description: 'Oldest first, each with the payload sent and every attempt (status, body excerpt, duration, error), filtered and paged.',
+      query: DeliveryEventQuery,
+      answer: { status: 200, description: 'A page of delivery records, and the records kept by status.', schema: DeliveryEventPage },
+      errors: ['validation_failed'],
+    },
     handle(context) {
       const query = context.request.query;
       const value = (name: string) => query.get(name) ?? undefined;
@@ -124,6 +193,14 @@ export const deliveryRoutes: Route[] = [
     pattern: '/_mock/events/:id',
     operation: 'control.events.get',
     access: control,
+    document: {
+      tags: ['Delivery events'],
+      summary: 'One delivery record',
+      description: 'The payload sent and every attempt.',
+      params: z.object({ id: idOf('evt') }),
+      query: OrganizationQuery,
+      answer: { status: 200, description: 'The delivery record.', schema: DeliveryEvent },
+    },
     handle(context) {
       const event = context.services.deliveries.get(context.organizationId, context.params.id!);
       if (!event) throw problems.notFound('delivery event', context.params.id!);
@@ -135,8 +212,17 @@ export const deliveryRoutes: Route[] = [
     pattern: '/_mock/events/:id/redeliver',
     operation: 'control.events.redeliver',
     access: control,
+    document: {
+      tags: ['Delivery events'],
+      summary: 'Redeliver an event',
+      description: 'One more attempt with the same payload (spec §6), as the dashboard does; answers once that attempt has ended.',
+      params: z.object({ id: idOf('evt') }),
+      body: { schema: OrganizationOnlyRequest, required: false },
+      answer: { status: 200, description: 'The delivery record with the new attempt.', schema: DeliveryEvent },
+    },
     holdsClock: false,
     async handle(context) {
+      checkBody(context, (value) => parseWith(OrganizationOnlyRequest, value), context.json() ?? {});
       const event = await context.services.deliveries.redeliver(context.organizationId, context.params.id!);
       if (!event) throw problems.notFound('delivery event', context.params.id!);
       return jsonResponse(200, event);
@@ -147,6 +233,12 @@ export const deliveryRoutes: Route[] = [
     pattern: '/_mock/faults',
     operation: 'control.faults.list',
     access: control,
+    document: {
+      tags: ['Faults'],
+      summary: 'The faults injected',
+      description: 'Each with its id and how many times it applied.',
+      answer: { status: 200, description: 'The faults.', schema: FaultList },
+    },
     handle: (context) => jsonResponse(200, { faults: context.services.faults.list() }),
   },
   {
@@ -154,6 +246,14 @@ export const deliveryRoutes: Route[] = [
     pattern: '/_mock/faults',
     operation: 'control.faults.add',
     access: control,
+    document: {
+      tags: ['Faults'],
+      summary: 'Inject a fault',
+      description:
+        'Duplicate or delayed deliveries, or errors and latency on matching API requests (never on the control API), for a share of them drawn from the seed, or for the next `count` requests.',
+      body: { schema: FaultRequest, example: { kind: 'api_error', code: 'service_unavailable', count: 1 } },
+      answer: { status: 201, description: 'The fault, with its id.', schema: ActiveFault },
+    },
     handle(context) {
       const body = checkBody(context, (value) => parseWith(FaultRequest, value), context.json());
       return jsonResponse(201, context.services.faults.add(body));
@@ -164,6 +264,12 @@ export const deliveryRoutes: Route[] = [
     pattern: '/_mock/faults',
     operation: 'control.faults.clear',
     access: control,
+    document: {
+      tags: ['Faults'],
+      summary: 'Remove every fault',
+      description: 'And start the random draws over.',
+      answer: { status: 204, description: 'No fault is left.' },
+    },
     handle(context) {
       context.services.faults.clear();
       return { status: 204, headers: {}, body: '' };

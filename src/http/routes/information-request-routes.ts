@@ -1,6 +1,16 @@
 import type { ZodType } from 'zod';
 import type { ActionResult, InformationRequestFlow } from '../../engine';
-import { AnalyzeRequest, AssignRequest, CompleteAssignmentRequest, EvaluateRequest, SubmitItemsRequest, parseWith } from '../../schemas';
+import {
+  AnalyzeRequest,
+  AssignRequest,
+  CompleteAssignmentRequest,
+  EvaluateRequest,
+  InformationRequest,
+  SubmitItemsRequest,
+  idOf,
+  parseWith,
+  z,
+} from '../../schemas';
 import { jsonResponse } from '../core-types';
 import { checkBody } from '../read-body';
 import type { Route } from '../router';
@@ -11,12 +21,26 @@ import { unwrap } from '../api-problem';
  * (`POST /_mock/information_requests/:id/<action>`): the body checked with
  * `schema`, the action applied, and the request answered as it stands after it.
  */
-function requestAction<T>(path: string, schema: ZodType<T>, act: (flow: InformationRequestFlow, body: T) => ActionResult<unknown>): Route {
+function requestAction<T>(
+  path: string,
+  schema: ZodType<T>,
+  document: { summary: string; description: string; required?: boolean },
+  act: (flow: InformationRequestFlow, body: T) => ActionResult<unknown>,
+): Route {
   return {
     method: 'POST',
     pattern: `/_mock/information_requests/:id/${path}`,
     operation: `control.information_request.${path.replace('/', '.')}`,
     access: { kind: 'control' },
+    document: {
+      tags: ['Information requests'],
+      summary: document.summary,
+      description: `${document.description} Actions come in the order the request's status allows (docs/fidelity.md row 70); another order is a conflict.`,
+      params: z.object({ id: idOf('irq') }),
+      body: { schema, required: document.required ?? true },
+      answer: { status: 202, description: 'The information request after the action.', schema: InformationRequest },
+      errors: ['conflict'],
+    },
     handle(context) {
       const id = context.params.id!;
       const body = checkBody(context, (value) => parseWith(schema, value), context.json() ?? {});
@@ -29,9 +53,28 @@ function requestAction<T>(path: string, schema: ZodType<T>, act: (flow: Informat
 
 /** The recipient's and reviewers' actions (docs/design.md, control API; docs/fidelity.md row 13). */
 export const informationRequestRoutes: Route[] = [
-  requestAction('submit', SubmitItemsRequest, (flow, body) => flow.submit(body.items ?? 'all')),
-  requestAction('analyze', AnalyzeRequest, (flow, body) => flow.analyze({ information_sheet: body.information_sheet, chat: body.chat })),
-  requestAction('assignments', AssignRequest, (flow, body) => flow.assign({ reviewer_email: body.reviewer_email, role: body.role })),
-  requestAction('assignments/complete', CompleteAssignmentRequest, (flow, body) => flow.completeAssignment(body.reviewer_email)),
-  requestAction('evaluate', EvaluateRequest, (flow, body) => flow.evaluate(body.comment)),
+  requestAction(
+    'submit',
+    SubmitItemsRequest,
+    { summary: 'The recipient submits items', description: 'The items named, or every item left.', required: false },
+    (flow, body) => flow.submit(body.items ?? 'all'),
+  ),
+  requestAction(
+    'analyze',
+    AnalyzeRequest,
+    { summary: 'The analysis of the items collected', description: 'Its information sheet and chat (`analysis_success`).', required: false },
+    (flow, body) => flow.analyze({ information_sheet: body.information_sheet, chat: body.chat }),
+  ),
+  requestAction('assignments', AssignRequest, { summary: 'Assign a reviewer', description: 'A reviewer, or the responsible reviewer.' }, (flow, body) =>
+    flow.assign({ reviewer_email: body.reviewer_email, role: body.role }),
+  ),
+  requestAction(
+    'assignments/complete',
+    CompleteAssignmentRequest,
+    { summary: "A reviewer's assignment is complete", description: "By the reviewer's email." },
+    (flow, body) => flow.completeAssignment(body.reviewer_email),
+  ),
+  requestAction('evaluate', EvaluateRequest, { summary: 'The responsible reviewer evaluates', description: 'With a comment (`evaluated`).' }, (flow, body) =>
+    flow.evaluate(body.comment),
+  ),
 ];

@@ -1,4 +1,5 @@
 import { REPORT_FORMATS, REPORT_MEDIA_TYPES, buildContractReport, renderReport, type ReportFormat } from '../../contract';
+import { ContractReport, ReportQuery, z } from '../../schemas';
 import { problems } from '../api-problem';
 import type { Route } from '../router';
 
@@ -12,6 +13,20 @@ export const reportRoute: Route = {
   pattern: '/_mock/report',
   operation: 'control.report',
   access: { kind: 'control' },
+  document: {
+    tags: ['Journal and report'],
+    summary: 'The contract report of the run so far',
+    description:
+      "Operations and event types exercised and not, the client's contract violations with their JSON paths, and its receivers' answers (outside 2xx, retried, slower than a second). As JSON, Markdown for a CI job page, or JUnit XML with a failing case per violation and per receiver finding (docs/fidelity.md row 83).",
+    query: ReportQuery,
+    answer: {
+      status: 200,
+      description: 'The report.',
+      schema: ContractReport,
+      otherContent: { 'text/markdown': z.string(), 'application/xml': z.string() },
+    },
+    errors: ['validation_failed'],
+  },
   handle(context) {
     const asked = context.request.query.get('format') ?? 'json';
     if (!(REPORT_FORMATS as readonly string[]).includes(asked)) {

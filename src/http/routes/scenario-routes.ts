@@ -1,4 +1,5 @@
 import { parseScenarioSource, type ScenarioSummary } from '../../engine/scenarios';
+import { ScenarioList, ScenarioListing, z } from '../../schemas';
 import { problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { jsonDepthIssue, mediaType } from '../read-body';
@@ -22,6 +23,13 @@ export const scenarioRoutes: Route[] = [
     pattern: '/_mock/scenarios',
     operation: 'control.scenarios.list',
     access: { kind: 'control' },
+    document: {
+      tags: ['Scenarios'],
+      summary: 'The scenarios and their TINs',
+      description:
+        'Built in, from `--scenarios` directories, and added at run time; a create call with one of its TINs (or `X-Mock-Scenario: <name>`) plays it.',
+      answer: { status: 200, description: 'The scenarios.', schema: ScenarioList },
+    },
     handle: (context) => jsonResponse(200, { scenarios: context.services.scenarios.list().map(summary) }),
   },
   {
@@ -29,6 +37,18 @@ export const scenarioRoutes: Route[] = [
     pattern: '/_mock/scenarios',
     operation: 'control.scenarios.add',
     access: { kind: 'control' },
+    document: {
+      tags: ['Scenarios'],
+      summary: 'Add a scenario at run time',
+      description:
+        'A scenario file, as YAML or JSON (docs/design.md, Scenarios). Problems are answered at their JSON paths, with their lines; a name or TIN already taken is a conflict. A reset removes it.',
+      body: {
+        schema: z.record(z.string(), z.unknown()).openapi({ description: 'A scenario file (docs/scenarios.md).' }),
+        otherContentTypes: ['application/yaml'],
+      },
+      answer: { status: 201, description: 'The scenario as listed.', schema: ScenarioListing },
+      errors: ['conflict'],
+    },
     handle(context) {
       const type = mediaType(context.request);
       if (type === undefined || !TEXT_TYPES.has(type))
@@ -58,6 +78,14 @@ export const scenarioRoutes: Route[] = [
     pattern: '/_mock/scenarios/:name',
     operation: 'control.scenarios.remove',
     access: { kind: 'control' },
+    document: {
+      tags: ['Scenarios'],
+      summary: 'Remove a scenario added at run time',
+      description: 'Built-in scenarios and those of `--scenarios` directories stay (conflict).',
+      params: z.object({ name: z.string().openapi({ description: 'The scenario name, like `my-scenario`.' }) }),
+      answer: { status: 204, description: 'Removed.' },
+      errors: ['not_found', 'conflict'],
+    },
     handle(context) {
       const name = context.params.name!;
       const library = context.services.scenarios;

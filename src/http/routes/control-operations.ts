@@ -1,0 +1,14 @@
+import type { Route } from '../router';
+import { controlRoutes } from './control-routes';
+import { deliveryRoutes } from './delivery-routes';
+import { controlDocumentRoutes } from './openapi-routes';
+import { reportRoute } from './report-route';
+
+/**
+ * Every operation of the control API (`/_mock/...`), each with its document: what `openapi/control.yaml`
+ * is built from. The pre-signed files and the recipient page live under `/_mock` too, but they are URLs
+ * found in payloads, not operations a test calls, so they are not in it.
+ */
+export function controlOperations(): Route[] {
+  return [...controlRoutes, ...deliveryRoutes, reportRoute, ...controlDocumentRoutes()];
+}

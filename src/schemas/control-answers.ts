@@ -1,0 +1,230 @@
+import { ApiErrorIssue } from './api-error';
+import { OrganizationSettings, OrganizationOAuthConfig } from './config';
+import { DeliveryEvent, FaultRequest } from './delivery';
+import { EventTypeName } from './event-types';
+import { idOf } from './ids';
+import { outbound } from './outbound';
+import { Timestamp } from './primitives';
+import { WebhookEndpoint } from './webhook-endpoint';
+import { z } from './zod';
+
+/**
+ * What the control API (`/_mock/...`) answers: the shapes of `openapi/control.yaml`, of the typed client in
+ * `bvs-mock/testing`, and of what bvs-mock's own modules return for them (their types are inferred from
+ * here). Published open like every answer, so a client generated from the document tolerates fields added later.
+ */
+
+const organization = { organization_id: z.string().optional() };
+
+/** A page's cursor: pass it back as `cursor` for the next page; null on the last page. */
+const NextCursor = z.string().nullable().openapi({ description: 'Pass it back as `cursor` for the next page; null on the last page.' });
+
+/** Delivery records by status. */
+export const DeliveryCounts = outbound(
+  z.strictObject({ pending: z.number().int(), succeeded: z.number().int(), failed: z.number().int(), expired: z.number().int() }),
+  'DeliveryCounts',
+);
+
+const clockFields = {
+  mode: z.enum(['instant', 'realtime', 'manual']).openapi({ description: 'instant, realtime (at `speed`) or manual.' }),
+  speed: z.number().positive().openapi({ description: 'Realtime speed factor (kept while in other modes).' }),
+  now: Timestamp.openapi({ description: 'Current simulated time.' }),
+  started_at: Timestamp.openapi({ description: 'The instant the clock started at; `POST /_mock/reset` returns here.' }),
+  pending: z.number().int().nonnegative().openapi({ description: 'Timers not yet fired.' }),
+  next_at: Timestamp.nullable().openapi({ description: 'Due time of the next timer; null when nothing is scheduled.' }),
+};
+
+/** The clock as the control API shows it (`GET /_mock/clock`, docs/design.md "One simulated clock"). */
+export const ClockDescription = outbound(z.strictObject(clockFields), 'ClockDescription');
+
+/** `GET /_mock/health`. */
+export const Health = outbound(
+  z.strictObject({
+    status: z.literal('ok'),
+    version: z.string().openapi({ description: "bvs-mock's version." }),
+    clock: ClockDescription,
+    retention: outbound(
+      z.strictObject({
+        validations: z.number().int(),
+        max_validations: z.number().int(),
+        evicted_validations: z.number().int(),
+        journal: outbound(z.strictObject({ entries: z.number().int(), max_entries: z.number().int() })),
+      }),
+    ),
+    deliveries: outbound(
+      z.strictObject({
+        records: z.number().int(),
+        max_records: z.number().int(),
+        evicted_records: z.number().int(),
+        slow_receivers: z.number().int().openapi({ description: 'Receivers the instant clock stopped waiting for (slower than a real second).' }),
+        counts: DeliveryCounts,
+      }),
+    ),
+  }),
+  'Health',
+);
+
+/** `POST /_mock/reset`. */
+export const ResetAnswer = outbound(z.strictObject({ status: z.literal('reset'), clock: ClockDescription }), 'ResetAnswer');
+
+/** `POST /_mock/clock/advance`: the clock after the advance, and how many timers fired. */
+export const ClockAdvanceAnswer = outbound(
+  z.strictObject({ ...clockFields, fired: z.number().int().nonnegative().openapi({ description: 'Timers fired by the advance.' }) }),
+  'ClockAdvanceAnswer',
+);
+
+/** `POST /_mock/clock/run`: the clock once nothing is scheduled or in flight, and the deliveries by status. */
+export const ClockRunAnswer = outbound(z.strictObject({ ...clockFields, deliveries: DeliveryCounts }), 'ClockRunAnswer');
+
+/** A scenario as `GET /_mock/scenarios` lists it. */
+export const ScenarioListing = outbound(
+  z.strictObject({
+    name: z.string(),
+    description: z.string(),
+    tins: z.array(z.string()).openapi({ description: 'The TINs that select it on create.' }),
+    source: z.string().openapi({ description: '`built-in`, the file it came from, or `POST /_mock/scenarios`.' }),
+    built_in: z.boolean(),
+  }),
+  'ScenarioListing',
+);
+
+export const ScenarioList = outbound(z.strictObject({ scenarios: z.array(ScenarioListing) }), 'ScenarioList');
+
+/** `PATCH /_mock/organizations/{id}/settings`: the settings to change, each left out kept. */
+export const OrganizationSettingsPatch = z.strictObject({
+  ...organization,
+  child_batches_ready: z.boolean().optional(),
+  legacy_webhook_token: z.string().min(1).optional(),
+  oauth: OrganizationOAuthConfig.optional(),
+});
+
+/** The organization's settings after a change; stored secrets answered as `<set>` (docs/fidelity.md). */
+export const OrganizationSettingsAnswer = outbound(
+  z.strictObject({ organization_id: z.string(), settings: OrganizationSettings }),
+  'OrganizationSettingsAnswer',
+);
+
+/** An event as `GET /_mock/emitted` lists it: the engine emitted it, whether or not an endpoint received it (docs/fidelity.md row 85). */
+export const EmittedEvent = outbound(
+  z.strictObject({
+    sequence: z.number().int().positive(),
+    type: EventTypeName,
+    organization_id: z.string(),
+    entity_validation_id: idOf('evl').openapi({ description: 'The validation created through the API whose tree it belongs to.' }),
+    resource_id: z.string(),
+    emitted_at: Timestamp,
+  }),
+  'EmittedEvent',
+);
+
+export const EmittedPage = outbound(z.strictObject({ events: z.array(EmittedEvent), next_cursor: NextCursor }), 'EmittedPage');
+
+export const SettledAnswer = outbound(z.strictObject({ entity_validation_id: idOf('evl'), settled: z.boolean() }), 'SettledAnswer');
+
+/** One API request as the journal records it (`GET /_mock/requests`). */
+export const JournalEntry = outbound(
+  z.strictObject({
+    id: z.string(),
+    at: Timestamp,
+    method: z.string(),
+    path: z.string(),
+    operation: z.string().nullable().openapi({ description: 'The operationId of the API document; null when no operation matched.' }),
+    organization_id: z.string().nullable(),
+    status: z.number().int(),
+    duration_ms: z.number().nonnegative(),
+    violations: z.array(ApiErrorIssue).openapi({ description: 'Contract violations found in the request, answered or tolerated, at their JSON paths.' }),
+  }),
+  'JournalEntry',
+);
+
+export const JournalPage = outbound(z.strictObject({ requests: z.array(JournalEntry), next_cursor: NextCursor }), 'JournalPage');
+
+export const InputSuppliedAnswer = outbound(z.strictObject({ data_source_run_id: idOf('dsr'), status: z.literal('input_supplied') }), 'InputSuppliedAnswer');
+
+/** An endpoint after a change, with its secret when this call made or set one (shown once, spec §5.5). */
+export const WebhookEndpointAnswer = outbound(
+  z.strictObject({ webhook_endpoint: WebhookEndpoint, secret: z.string().optional().openapi({ description: 'Shown once: only when this call set it.' }) }),
+  'WebhookEndpointAnswer',
+);
+
+export const WebhookEndpointSecretAnswer = outbound(z.strictObject({ webhook_endpoint: WebhookEndpoint, secret: z.string() }), 'WebhookEndpointSecretAnswer');
+
+export const ControlWebhookEndpointList = outbound(z.strictObject({ webhook_endpoints: z.array(WebhookEndpoint) }), 'ControlWebhookEndpointList');
+
+export const DeliveryEventPage = outbound(
+  z.strictObject({ events: z.array(DeliveryEvent), counts: DeliveryCounts, next_cursor: NextCursor }),
+  'DeliveryEventPage',
+);
+
+/** An injected fault with its id and how many times it applied. */
+const faultRecord = { id: z.string(), applied: z.number().int().nonnegative().openapi({ description: 'How many deliveries or requests it hit so far.' }) };
+const [duplicate, delay, apiError, apiLatency] = FaultRequest.options;
+export const ActiveFault = z
+  .discriminatedUnion('kind', [
+    outbound(duplicate.extend(faultRecord)),
+    outbound(delay.extend(faultRecord)),
+    outbound(apiError.extend(faultRecord)),
+    outbound(apiLatency.extend(faultRecord)),
+  ])
+  .openapi('ActiveFault');
+
+export const FaultList = outbound(z.strictObject({ faults: z.array(ActiveFault) }), 'FaultList');
+
+/** What each receiver of the client did with its deliveries (docs/fidelity.md row 83). */
+export const ReceiverFindings = outbound(
+  z.strictObject({
+    endpoint_id: idOf('whe').nullable(),
+    url: z.string(),
+    organization_id: z.string(),
+    deliveries: z.number().int(),
+    attempts: z.number().int(),
+    not_2xx: z.number().int().openapi({ description: 'Answers with a status outside 2xx.' }),
+    no_answer: z.number().int().openapi({ description: 'Attempts without an answer: refused, reset, timed out.' }),
+    retried_deliveries: z.number().int().openapi({ description: 'Deliveries that needed more than one attempt.' }),
+    slow_answers: z.number().int().openapi({ description: 'Answers slower than `quick_answer_ms`.' }),
+    slowest_ms: z.number().nonnegative(),
+  }),
+  'ReceiverFindings',
+);
+
+/** The contract report of a run so far (`GET /_mock/report`, docs/design.md user 3). */
+export const ContractReport = outbound(
+  z.strictObject({
+    operations: outbound(
+      z.strictObject({
+        exercised: z.record(z.string(), z.number().int()).openapi({ description: 'Calls by operationId.' }),
+        not_exercised: z.array(z.string()),
+      }),
+    ),
+    events: outbound(
+      z.strictObject({
+        emitted: z.record(z.string(), z.number().int()).openapi({ description: 'Events emitted by type.' }),
+        not_emitted: z.array(EventTypeName),
+        deliveries: z.record(z.string(), DeliveryCounts).openapi({ description: 'Delivery records by event type and status.' }),
+      }),
+    ),
+    violations: outbound(
+      z.strictObject({
+        violating_requests: z.number().int().openapi({ description: 'Requests with at least one violation, counted once each.' }),
+        issues: z.number().int().openapi({ description: 'Violations in all: one request may break several rules.' }),
+        requests: z
+          .array(
+            outbound(z.strictObject({ id: z.string(), method: z.string(), path: z.string(), status: z.number().int(), violations: z.array(ApiErrorIssue) })),
+          )
+          .openapi({ description: 'The most recent violating requests, each with its violations.' }),
+      }),
+    ),
+    receivers: outbound(z.strictObject({ quick_answer_ms: z.number().int(), findings: z.array(ReceiverFindings) })),
+  }),
+  'ContractReport',
+);
+
+export type DeliveryCounts = z.infer<typeof DeliveryCounts>;
+export type ClockDescription = z.infer<typeof ClockDescription>;
+export type Health = z.infer<typeof Health>;
+export type ScenarioListing = z.infer<typeof ScenarioListing>;
+export type EmittedEvent = z.infer<typeof EmittedEvent>;
+export type JournalEntry = z.infer<typeof JournalEntry>;
+export type ActiveFault = z.infer<typeof ActiveFault>;
+export type ReceiverFindings = z.infer<typeof ReceiverFindings>;
+export type ContractReport = z.infer<typeof ContractReport>;
