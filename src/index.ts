@@ -2,27 +2,17 @@
  * bvs-mock: a high-fidelity mock of the Business Validation Service and a
  * contract test harness for its clients.
  *
- * @example In-process, with msw intercepting fetch (no ports):
- * import { createMock, createHandlers } from 'bvs-mock';
- * import { setupServer } from 'msw/node';
+ * Tests use `bvs-mock/testing` (startBvsMock, the control client, the assertions); msw users who run
+ * their own msw server take bvs-mock's handlers from `bvs-mock/msw`.
  *
- * const mock = createMock({ clock: 'manual' });
- * const server = setupServer(...createHandlers(mock.core, 'https://bvs.test'));
- * server.listen();
- * // ... your client calls https://bvs.test/api/v2/... with `Bearer test_key_default`
- * mock.clock.runAll(); // play every scheduled step of every validation
+ * @example A real server on a free port, embedded:
+ * import { startServer } from 'bvs-mock';
+ *
+ * const server = await startServer({ port: 0, clock: 'instant' });
+ * // ... your client calls `${server.url}/api/v2/...` with `Bearer test_key_default`, trusting server.certificate
+ * await server.close();
  */
-export {
-  createMock,
-  startServer,
-  createHandlers,
-  bvsMockMiddleware,
-  type Mock,
-  type MockOptions,
-  type ServerOptions,
-  type StartedServer,
-  type TokenClock,
-} from './http';
+export { createMock, startServer, bvsMockMiddleware, type Mock, type MockOptions, type ServerOptions, type StartedServer, type TokenClock } from './http';
 export { validatePayload, SCHEMA_CATALOG, SCHEMA_NAMES, type PayloadCheck } from './contract';
 export { buildOpenApiDocument, documentToJson, documentToYaml } from './openapi';
 export { loadConfig, ConfigError } from './config';

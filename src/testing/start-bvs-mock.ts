@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { ServerOptions } from '../http';
+// From the module itself, not the http index: bvs-mock/testing's types must not reach msw's (CommonJS consumers).
+import type { ServerOptions } from '../http/start-server';
 import { BvsMockControl } from './control-client';
 
 /** Options of {@link startBvsMock}: the server's options, and how it is reached. */

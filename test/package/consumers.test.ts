@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, buildCliIfStale } from '../support/built-cli';
+import { ROOT } from '../support/built-cli';
+import { packPackage, run, type PackedPackage } from '../support/packed-package';
 
 // The package as client projects consume it: packed, installed from the tarball into empty folders, and
 // used from CommonJS, ESM, TypeScript (nodenext and bundler resolution, skipLibCheck false), a stock
@@ -11,46 +10,22 @@ import { ROOT, buildCliIfStale } from '../support/built-cli';
 
 jest.setTimeout(300_000);
 
-let work: string;
-let tarball: string;
-
-function run(command: string, args: string[], cwd: string): string {
-  try {
-    return execFileSync(command, args, {
-      cwd,
-      encoding: 'utf8',
-      stdio: 'pipe',
-      env: { ...process.env, CI: 'true', npm_config_audit: 'false', npm_config_fund: 'false' },
-    });
-  } catch (error) {
-    const failed = error as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`, { cause: error });
-  }
-}
+let packed: PackedPackage;
 
 function project(name: string, packageJson: Record<string, unknown>, files: Record<string, string>, devDependencies: string[]): string {
-  const dir = join(work, name);
+  const dir = join(packed.work, name);
   mkdirSync(dir);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', private: true, ...packageJson }, null, 2));
   for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
-  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...devDependencies], dir);
+  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', packed.tarball, ...devDependencies], dir);
   return dir;
 }
 
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'bvs-mock-consumers-'));
-  // dist/ as the tests build it (never rebuilt here, while other test files may run the built CLI).
-  buildCliIfStale();
-  run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], ROOT);
-  tarball = join(
-    work,
-    readdirSync(work).find((file) => file.endsWith('.tgz'))!,
-  );
+  packed = packPackage('bvs-mock-consumers-');
 });
 
-afterAll(() => {
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => packed.remove());
 
 const USE = `const mock = createMock({ clock: 'manual' });
 const answer = await mock.core.handle({
@@ -67,29 +42,37 @@ test('CommonJS require and ESM import of bvs-mock, bvs-mock/testing and bvs-mock
     'plain-node',
     {},
     {
-      'cjs.cjs': `const { createMock } = require('bvs-mock'); const { SCENARIOS, connectBvsMock } = require('bvs-mock/testing'); const { EntityValidation } = require('bvs-mock/schemas');
-(async () => { ${USE} console.log(answer.status, parsed.success, typeof connectBvsMock); })();`,
-      'esm.mjs': `import { createMock } from 'bvs-mock'; import { SCENARIOS, connectBvsMock } from 'bvs-mock/testing'; import { EntityValidation } from 'bvs-mock/schemas';
-${USE} console.log(answer.status, parsed.success, typeof connectBvsMock);`,
+      'cjs.cjs': `const { createMock } = require('bvs-mock'); const { SCENARIOS, connectBvsMock } = require('bvs-mock/testing'); const { EntityValidation } = require('bvs-mock/schemas'); const { createHandlers } = require('bvs-mock/msw');
+(async () => { ${USE} console.log(answer.status, parsed.success, typeof connectBvsMock, typeof createHandlers); })();`,
+      'esm.mjs': `import { createMock } from 'bvs-mock'; import { SCENARIOS, connectBvsMock } from 'bvs-mock/testing'; import { EntityValidation } from 'bvs-mock/schemas'; import { createHandlers } from 'bvs-mock/msw';
+${USE} console.log(answer.status, parsed.success, typeof connectBvsMock, typeof createHandlers);`,
     },
     [],
   );
-  expect(run('node', ['cjs.cjs'], dir).trim()).toBe('201 true function');
-  expect(run('node', ['esm.mjs'], dir).trim()).toBe('201 true function');
+  expect(run('node', ['cjs.cjs'], dir).trim()).toBe('201 true function function');
+  expect(run('node', ['esm.mjs'], dir).trim()).toBe('201 true function function');
 });
 
-test.each(['nodenext', 'bundler'])('TypeScript with moduleResolution %s and skipLibCheck false type-checks every entry point', (resolution) => {
+test.each([
+  ['nodenext, an ESM project', 'nodenext', 'module'],
+  ['nodenext, a CommonJS project', 'nodenext', 'commonjs'],
+  ['bundler', 'bundler', 'module'],
+])('TypeScript with moduleResolution %s and skipLibCheck false type-checks every entry point', (_name, resolution, kind) => {
+  // msw's own types import ESM-only packages, which a CommonJS project cannot type-check with skipLibCheck
+  // false: bvs-mock/msw is for projects that use msw, and no other entry point reaches msw's types.
+  const msw = kind === 'module';
   const dir = project(
-    `typescript-${resolution}`,
-    resolution === 'nodenext' ? { type: 'module' } : {},
+    `typescript-${resolution}-${kind}`,
+    kind === 'module' && resolution === 'nodenext' ? { type: 'module' } : {},
     {
-      'check.ts': `import { createMock, type Mock } from 'bvs-mock';
-import { SCENARIOS, connectBvsMock, type BvsMockControl } from 'bvs-mock/testing';
+      'check.ts': `import { createMock, startServer, type Mock } from 'bvs-mock';
+import { SCENARIOS, connectBvsMock, startBvsMock, type BvsMockControl } from 'bvs-mock/testing';
 import { EntityValidation, type EventType } from 'bvs-mock/schemas';
+${msw ? "import { createHandlers } from 'bvs-mock/msw';" : ''}
 const mock: Mock = createMock({ clock: 'manual' });
 const control: BvsMockControl = connectBvsMock('https://127.0.0.1:4010');
 const type: EventType = 'data_source_run_batch.ready';
-export const used = [mock, control, type, SCENARIOS.happyPartners.tin, EntityValidation];
+export const used = [mock, control, type, SCENARIOS.happyPartners.tin, EntityValidation, startServer, startBvsMock${msw ? ', createHandlers' : ''}];
 `,
       'tsconfig.json': JSON.stringify({
         compilerOptions: {

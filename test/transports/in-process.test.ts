@@ -1,5 +1,6 @@
 import { setupServer } from 'msw/node';
-import { createHandlers, createMock } from '../../src';
+import { createMock } from '../../src';
+import { createHandlers } from '../../src/msw';
 import { EntityValidation, parseWith } from '../../src/schemas';
 
 const BASE = 'https://bvs.test';

@@ -1,0 +1,137 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ValidationTracker, type BvsEvent } from './validation-tracker';
+
+/** Where accepted events are kept until processed: a database table or a queue in production. */
+export interface Inbox {
+  /** Stores the event under its key; false when that key is already stored (a duplicate). Throws when storing fails. */
+  add(key: string, event: BvsEvent): Promise<boolean>;
+}
+
+/** An inbox in memory. */
+export class MemoryInbox implements Inbox {
+  private readonly keys = new Set<string>();
+  async add(key: string, _event: BvsEvent): Promise<boolean> {
+    if (this.keys.has(key)) return false;
+    this.keys.add(key);
+    return true;
+  }
+}
+
+/** Options of {@link startReceiver}. */
+export interface ReceiverOptions {
+  /** The endpoint's secret: deliveries carry `Authorization: Bearer <secret>` (spec §5.5). */
+  secret: string;
+  inbox?: Inbox;
+  tracker?: ValidationTracker;
+  host?: string;
+  port?: number;
+}
+
+/** A running receiver. */
+export interface Receiver {
+  url: string;
+  tracker: ValidationTracker;
+  /** Deliveries refused for their Authorization header, and duplicates acknowledged without processing. */
+  counts: { accepted: number; refused: number; duplicates: number; storeFailures: number };
+  /** Resolves once every accepted event has been processed. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+/**
+ * The receiver rules of spec §6 (Subscription and delivery, item 4): verify the Authorization header,
+ * answer 200 quickly and process asynchronously, make handling idempotent. An event is acknowledged once it
+ * is safely in the inbox; when storing fails it answers 503, so the service retries it later.
+ *
+ * Idempotency key: the body's SHA-256. Retries and redeliveries of one event carry the same body, and no two
+ * events do (each names its resource and its state), so a duplicate is recognised without trusting any field.
+ */
+export async function startReceiver(options: ReceiverOptions): Promise<Receiver> {
+  const inbox = options.inbox ?? new MemoryInbox();
+  const tracker = options.tracker ?? new ValidationTracker();
+  const counts = { accepted: 0, refused: 0, duplicates: 0, storeFailures: 0 };
+  const expected = digest(`Bearer ${options.secret}`);
+  let processing: Promise<void> = Promise.resolve();
+
+  const answer = (response: ServerResponse, status: number, text: string) => {
+    response.writeHead(status, { 'content-type': 'text/plain' });
+    response.end(text);
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    if (request.method !== 'POST') return answer(response, 405, 'POST only');
+    if (!timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) {
+      counts.refused += 1;
+      return answer(response, 401, 'unauthorized');
+    }
+    const body = await readBody(request);
+    if (body === undefined) return answer(response, 413, 'too large');
+    let event: BvsEvent;
+    try {
+      event = JSON.parse(body.toString('utf8')) as BvsEvent;
+    } catch {
+      return answer(response, 400, 'not JSON');
+    }
+    if (typeof event?.type !== 'string') return answer(response, 400, 'no event type');
+    let added: boolean;
+    try {
+      added = await inbox.add(createHash('sha256').update(body).digest('hex'), event);
+    } catch {
+      counts.storeFailures += 1;
+      return answer(response, 503, 'try again later');
+    }
+    if (!added) {
+      counts.duplicates += 1;
+      return answer(response, 200, 'duplicate');
+    }
+    counts.accepted += 1;
+    answer(response, 200, 'ok');
+    // Processed after the answer: a slow step never makes the service wait.
+    processing = processing.then(() => tracker.apply(event)).catch(() => undefined);
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch(() => {
+      if (!response.headersSent) answer(response, 500, 'error');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}/bvs-webhooks`,
+    tracker,
+    counts,
+    idle: () => processing,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        resolve(undefined);
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}

@@ -1,0 +1,27 @@
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../support/built-cli';
+import { packPackage, run, type PackedPackage } from '../support/packed-package';
+
+// examples/client-ts, as a client team would have it: its own project, with bvs-mock installed from the packed
+// tarball (not from this checkout), type-checked with skipLibCheck false, and its integration tests run by its
+// own jest. A test of bvs-mock fails when the example stops working against the package.
+
+jest.setTimeout(300_000);
+
+let packed: PackedPackage;
+beforeAll(() => {
+  packed = packPackage('bvs-mock-example-');
+});
+afterAll(() => packed.remove());
+
+test('examples/client-ts type-checks and passes its tests against the packed package', () => {
+  const dir = join(packed.work, 'client-ts');
+  cpSync(join(ROOT, 'examples', 'client-ts'), dir, { recursive: true, filter: (source) => !source.includes('node_modules') });
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+  manifest.devDependencies['bvs-mock'] = `file:${packed.tarball}`;
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
+  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock'], dir);
+  const output = run('npm', ['test', '--', '--ci'], dir);
+  expect(output).toBeDefined();
+});

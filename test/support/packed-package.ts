@@ -1,0 +1,40 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, buildCliIfStale } from './built-cli';
+
+/** Runs a command in `cwd` and returns its output; a failure throws with both output streams. */
+export function run(command: string, args: string[], cwd: string): string {
+  try {
+    return execFileSync(command, args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: 'pipe',
+      env: { ...process.env, CI: 'true', npm_config_audit: 'false', npm_config_fund: 'false' },
+    });
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`, { cause: error });
+  }
+}
+
+/** bvs-mock packed as `npm pack` makes it for the registry, in a scratch folder of its own. */
+export interface PackedPackage {
+  /** The scratch folder: projects that install the tarball go here. */
+  work: string;
+  tarball: string;
+  remove(): void;
+}
+
+/** Packs bvs-mock (dist/ as the tests build it, never rebuilt here while other test files may run the built CLI). */
+export function packPackage(prefix: string): PackedPackage {
+  const work = mkdtempSync(join(tmpdir(), prefix));
+  buildCliIfStale();
+  run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], ROOT);
+  const tarball = join(
+    work,
+    readdirSync(work).find((file) => file.endsWith('.tgz'))!,
+  );
+  return { work, tarball, remove: () => rmSync(work, { recursive: true, force: true }) };
+}
