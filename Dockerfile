@@ -5,6 +5,7 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY scripts ./scripts
 RUN npm ci --ignore-scripts --no-audit --no-fund && npm run build && npm prune --omit=dev --ignore-scripts
 
 FROM node:20-bookworm-slim
@@ -14,6 +15,7 @@ ENV NODE_ENV=production \
     BVS_MOCK_PORT=4010
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/vendor ./vendor
 COPY package.json ./
 COPY bin ./bin
 COPY scenarios ./scenarios

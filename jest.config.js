@@ -10,7 +10,7 @@ module.exports = {
   transform: {
     '^.+\\.(t|j|mj)s$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(rettime|until-async|@open-draft)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(rettime|until-async|@open-draft)/)', '<rootDir>/vendor/'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testTimeout: 30000,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],

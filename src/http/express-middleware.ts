@@ -6,7 +6,8 @@ import type { ApiCore } from './api-core';
  * express types (a consumer with `skipLibCheck: false` and no `@types/express` still compiles).
  */
 export type ConnectMiddleware = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
-import { createHandlers } from './msw-handlers';
+import { handlersWith } from './msw-handlers';
+import { vendoredMsw } from './vendored-msw';
 
 /**
  * bvs-mock as an express middleware, to mount inside a user's own express app
@@ -19,8 +20,7 @@ import { createHandlers } from './msw-handlers';
  * app.use('/', bvsMockMiddleware(mock.core));
  */
 export function bvsMockMiddleware(core: ApiCore): ConnectMiddleware {
-  // Loaded when used, as msw is (msw-handlers.ts): importing bvs-mock never loads msw.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { createMiddleware } = require('@mswjs/http-middleware') as typeof import('@mswjs/http-middleware');
-  return createMiddleware(...createHandlers(core)) as unknown as ConnectMiddleware;
+  // bvs-mock's bundled msw, loaded when used: importing bvs-mock never loads msw, and a stock jest runs it.
+  const { createMiddleware, http } = vendoredMsw();
+  return createMiddleware(...handlersWith(http, core)) as unknown as ConnectMiddleware;
 }

@@ -15,10 +15,14 @@ import { fromFetchRequest, toFetchResponse } from './fetch-adapter';
  * await fetch('https://bvs.test/api/v2/webhook_endpoints', { headers: { authorization: 'Bearer test_key_default' } });
  */
 export function createHandlers(core: ApiCore, baseUrl = '*'): HttpHandler[] {
-  // msw is loaded when handlers are made, not when bvs-mock is imported: a test runner that cannot load
-  // msw's ESM-only dependencies (a stock jest) can still import bvs-mock and use its server.
+  // The project's own msw, loaded when handlers are made (not when bvs-mock is imported): these go to the
+  // caller's msw server, which must get handlers of its own copy of msw.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { http } = require('msw') as typeof import('msw');
+  return handlersWith((require('msw') as typeof import('msw')).http, core, baseUrl);
+}
+
+/** The handlers, made with a given msw's `http` (bvs-mock's bundled one for its own transports, vendored-msw.ts). */
+export function handlersWith(http: (typeof import('msw'))['http'], core: ApiCore, baseUrl = '*'): HttpHandler[] {
   const pattern = baseUrl === '*' ? '*' : `${baseUrl.replace(/\/+$/, '')}/*`;
   return [http.all(pattern, async ({ request }) => toFetchResponse(await core.handle(await fromFetchRequest(request))))];
 }

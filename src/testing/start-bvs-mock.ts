@@ -55,9 +55,13 @@ export async function startBvsMock(options: StartBvsMockOptions = {}): Promise<R
   const http = require('../http') as typeof import('../http');
   if (transport === 'in-process') {
     const mock = http.createMock({ ...rest, publicUrl: rest.publicUrl ?? baseUrl, requireHttps: rest.requireHttps ?? baseUrl.startsWith('https:') });
+    // bvs-mock's bundled msw (vendor/msw.js): it runs in a stock jest project too.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { setupServer } = require('msw/node') as typeof import('msw/node');
-    const server = setupServer(...http.createHandlers(mock.core, baseUrl));
+    const { vendoredMsw } = require('../http/vendored-msw') as typeof import('../http/vendored-msw');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { handlersWith } = require('../http/msw-handlers') as typeof import('../http/msw-handlers');
+    const msw = vendoredMsw();
+    const server = msw.setupServer(...handlersWith(msw.http, mock.core, baseUrl));
     server.listen({ onUnhandledRequest: 'bypass' });
     const url = baseUrl.replace(/\/+$/, '');
     return {

@@ -104,7 +104,19 @@ const TEN_LINES = `  const bvs = await startBvsMock();
   await bvs.stop();
 `;
 
-test('a stock jest + ts-jest project: the whole client test in ten lines with bvs-mock/testing, no configuration for bvs-mock', () => {
+/** bvs-mock in-process: msw intercepts fetch; in a stock jest too, whose loader cannot read msw's ESM-only dependencies. */
+const IN_PROCESS = `import { EntityValidation } from 'bvs-mock/schemas';
+test('in-process through msw', async () => {
+  const bvs = await startBvsMock({ transport: 'in-process' });
+  try {
+    const answer = await fetch(bvs.url + '/api/v2/entity_validations', { method: 'POST', headers: { authorization: 'Bearer ' + bvs.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ tin: SCENARIOS.happyPartners.tin, country: 'CL' }) });
+    expect(answer.status).toBe(201);
+    expect(EntityValidation.safeParse(await answer.json()).success).toBe(true);
+  } finally { await bvs.stop(); }
+});
+`;
+
+test('a stock jest + ts-jest project: the whole client test in ten lines with bvs-mock/testing, and bvs-mock in-process through msw, no configuration for bvs-mock', () => {
   const dir = project(
     'stock-jest',
     { scripts: { test: 'jest' }, jest: { preset: 'ts-jest', testEnvironment: 'node' } },
@@ -113,7 +125,7 @@ test('a stock jest + ts-jest project: the whole client test in ten lines with bv
 import { SCENARIOS, expectNoViolations, startBvsMock, startWebhookReceiver } from 'bvs-mock/testing';
 test('happy partners: settled, events valid and in order, no violation', async () => {
 ${TEN_LINES}});
-`,
+${IN_PROCESS}`,
     },
     ['jest@29', 'ts-jest@29', 'typescript@5', '@types/jest@29'],
   );
@@ -128,19 +140,10 @@ test('a stock vitest project: the same ten lines, and bvs-mock in-process throug
       'consumer.test.ts': `import { expect, test } from 'vitest';
 import { useBvsMatchers } from 'bvs-mock/testing/vitest';
 import { SCENARIOS, expectNoViolations, startBvsMock, startWebhookReceiver } from 'bvs-mock/testing';
-import { EntityValidation } from 'bvs-mock/schemas';
 useBvsMatchers(expect);
 test('happy partners: settled, events valid and in order, no violation', async () => {
 ${TEN_LINES}});
-test('in-process through msw', async () => {
-  const bvs = await startBvsMock({ transport: 'in-process' });
-  try {
-    const answer = await fetch(bvs.url + '/api/v2/entity_validations', { method: 'POST', headers: { authorization: 'Bearer ' + bvs.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ tin: SCENARIOS.happyPartners.tin, country: 'CL' }) });
-    expect(answer.status).toBe(201);
-    expect(EntityValidation.safeParse(await answer.json()).success).toBe(true);
-  } finally { await bvs.stop(); }
-});
-`,
+${IN_PROCESS}`,
       'tsconfig.json': JSON.stringify({
         compilerOptions: { strict: true, noEmit: true, skipLibCheck: false, target: 'es2022', module: 'esnext', moduleResolution: 'bundler', types: ['node'] },
         files: ['consumer.test.ts'],

@@ -1,0 +1,26 @@
+/** What bvs-mock uses of msw, from the one bundle of it (vendor/msw.js, written by scripts/bundle-msw.js). */
+export interface VendoredMsw {
+  http: (typeof import('msw'))['http'];
+  setupServer: (typeof import('msw/node'))['setupServer'];
+  createMiddleware: (typeof import('@mswjs/http-middleware'))['createMiddleware'];
+}
+
+let loaded: VendoredMsw | undefined;
+
+/**
+ * msw bundled as CommonJS with its ESM-only dependencies, loaded on first use: the in-process transport and the
+ * express middleware run in a stock jest project, whose module loader cannot read ESM from node_modules.
+ * Importing bvs-mock never loads it.
+ */
+export function vendoredMsw(): VendoredMsw {
+  if (loaded === undefined) {
+    try {
+      // The same path from src/http (tests) and dist/http (the package): vendor/ sits beside both.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      loaded = require('../../vendor/msw.js') as VendoredMsw;
+    } catch (error) {
+      throw new Error('bvs-mock: vendor/msw.js is missing or broken; run `npm run build` in bvs-mock (it bundles msw for in-process use)', { cause: error });
+    }
+  }
+  return loaded;
+}
