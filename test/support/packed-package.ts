@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,21 @@ export function run(command: string, args: string[], cwd: string): string {
     const failed = error as { stdout?: string; stderr?: string };
     throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`, { cause: error });
   }
+}
+
+/** {@link run} without blocking this process, for a command that calls a server this process runs. */
+export function runAsync(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      command,
+      args,
+      { cwd, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, env: { ...process.env, CI: 'true', npm_config_audit: 'false', npm_config_fund: 'false', ...env } },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${stdout}\n${stderr}`, { cause: error }));
+        else resolve(stdout);
+      },
+    );
+  });
 }
 
 /** bvs-mock packed as `npm pack` makes it for the registry, in a scratch folder of its own. */
