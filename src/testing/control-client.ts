@@ -46,7 +46,12 @@ export interface ControlClientOptions {
   organizationId?: string;
 }
 
-/** A control API call bvs-mock refused: its status and the error it answered. */
+/**
+ * A control API call bvs-mock refused: its status and the error it answered.
+ *
+ * @example
+ * await expect(bvs.control.informationRequest.evaluate(id, 'Too early.')).rejects.toMatchObject({ status: 409 });
+ */
 export class ControlApiError extends Error {
   constructor(
     readonly status: number,
@@ -59,7 +64,12 @@ export class ControlApiError extends Error {
   }
 }
 
-/** A page of `GET /_mock/events` filters. */
+/**
+ * The filters and page of `GET /_mock/events`.
+ *
+ * @example
+ * const failed = await bvs.control.allEvents({ status: 'failed', entity_validation_id: id });
+ */
 export interface EventQuery {
   type?: EventType;
   status?: DeliveryStatus;
@@ -70,7 +80,12 @@ export interface EventQuery {
   cursor?: string;
 }
 
-/** How long {@link BvsMockControl.waitForEvent} and {@link BvsMockControl.waitForSettled} wait, in real milliseconds, by default. */
+/**
+ * How long {@link BvsMockControl.waitForEvent} and {@link BvsMockControl.waitForSettled} wait, in real milliseconds, by default.
+ *
+ * @example
+ * await bvs.control.waitForSettled(id, { timeoutMs: 3 * DEFAULT_WAIT_MS }); // a large tree on a slow CI machine
+ */
 export const DEFAULT_WAIT_MS = 10_000;
 
 type Body<S extends z.ZodType> = Omit<z.input<S>, 'organization_id'>;
