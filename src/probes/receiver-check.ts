@@ -1,0 +1,357 @@
+import { QUICK_ANSWER_MS } from '../contract/contract-report';
+import { post, type PostResult } from '../delivery/http-post';
+import { EVENT_TYPES } from '../schemas';
+import { probePayloads, withProbeIds, type ProbeBody, type ProbePayloads } from './probe-payloads';
+
+/** How the receiver authenticates deliveries, as its endpoint is configured (spec §5.5, §5.6). */
+export type ReceiverAuth = { kind: 'none' } | { kind: 'secret'; value: string } | { kind: 'legacy'; value: string };
+
+/** Options of {@link checkReceiver}. */
+export interface ReceiverCheckOptions {
+  url: string;
+  auth: ReceiverAuth;
+  /** Real milliseconds a probe waits for an answer; default 10 s, as a delivery does. */
+  timeoutMs?: number;
+  /** Accept a self-signed receiver certificate. */
+  insecureTls?: boolean;
+}
+
+/** Header every probe delivery carries, naming its check, so a receiver's logs can tell probes from deliveries. */
+export const PROBE_HEADER = 'x-bvs-mock-probe';
+
+/** What one probe sent. */
+export interface ProbeRequest {
+  method: 'POST';
+  url: string;
+  headers: Record<string, string>;
+  /** The event type sent. */
+  type: string;
+  /** The body's size in bytes, and its first 2,000 characters. */
+  bytes: number;
+  body_excerpt: string;
+}
+
+/** What the receiver answered to one probe request. */
+export interface ProbeAnswer {
+  status: number | null;
+  duration_ms: number;
+  error: string | null;
+  body_excerpt: string;
+}
+
+/** One check of the battery and how the receiver did. */
+export interface ReceiverCheckResult {
+  check: string;
+  /** What the receiver must do, in a sentence. */
+  expectation: string;
+  /** The rule of the spec it tests, with its section. */
+  rule: string;
+  outcome: 'pass' | 'fail' | 'skipped';
+  /** Why it failed or was skipped; null when it passed. */
+  reason: string | null;
+  /** Each request sent, with its answer. */
+  exchanges: Array<{ request: ProbeRequest; answer: ProbeAnswer }>;
+}
+
+/** A whole check of one receiver. */
+export interface ReceiverCheckReport {
+  url: string;
+  auth: ReceiverAuth['kind'];
+  /** Answers slower than this fail the "quickly" checks (the contract report's threshold). */
+  quick_answer_ms: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  results: ReceiverCheckResult[];
+}
+
+/** The rules the checks test (spec sections as the spec numbers them). */
+export const RULES = {
+  quickly: '§6 Subscription and delivery, rule 4: answer HTTP 200 quickly and process asynchronously',
+  verify: '§5.5 (Authorization: Bearer <WEBHOOK_SECRET>) and §6 Subscription and delivery, rule 4: verify the Authorization header',
+  verifyLegacy: '§5.6 (the organization-wide token) and §6 Subscription and delivery, rule 4: verify the Authorization header',
+  idempotent: '§6 Subscription and delivery, rules 3 and 4: duplicates happen through retries and redelivery; make handling idempotent',
+  order: '§6 Subscription and delivery, rules 2 and 3: retries and redelivery deliver events out of the order of §6 Event order',
+  tolerant: '§2: complete field lists are not shown and enumerations list only the values seen, so a receiver must accept fields and values it does not know',
+  partial:
+    "§2 (a partner batch may show runs_succeeded false on the main batch's ready) and §6 Subscription and delivery, rule 4: check runs_succeeded before using results",
+  large: '§1 and §2: a validation carries every partner the registry names, each with its own batch',
+} as const;
+
+interface Probe {
+  check: string;
+  expectation: string;
+  rule: string;
+  /** The deliveries to send, in order, each with the Authorization header to send (undefined: none). */
+  sends: Array<{ body: ProbeBody; authorization: string | undefined }>;
+  /** True when every answer is acceptable. */
+  grade(answers: ProbeAnswer[]): string | null;
+  skipWhy?: string;
+}
+
+/**
+ * Sends a battery of deliveries built from real scenario payloads to a receiver and grades each answer
+ * against the spec's receiver rules: every event type acknowledged quickly, forged deliveries refused,
+ * duplicates and redeliveries acknowledged, events out of order and values it does not know accepted, a
+ * large tree and a partial `ready` accepted. Probes carry `X-Bvs-Mock-Probe: <check>` and ids of their own.
+ *
+ * @example
+ * const report = await checkReceiver({ url: 'http://127.0.0.1:3000/hooks', auth: { kind: 'secret', value: 'whsec_test' } });
+ * report.results.filter((result) => result.outcome === 'fail');
+ */
+export async function checkReceiver(options: ReceiverCheckOptions): Promise<ReceiverCheckReport> {
+  const payloads = await probePayloads();
+  const probes = battery(payloads, options.auth);
+  const results: ReceiverCheckResult[] = [];
+  for (const [index, probe] of probes.entries()) {
+    if (probe.skipWhy !== undefined) {
+      results.push({ check: probe.check, expectation: probe.expectation, rule: probe.rule, outcome: 'skipped', reason: probe.skipWhy, exchanges: [] });
+      continue;
+    }
+    const exchanges: ReceiverCheckResult['exchanges'] = [];
+    for (const send of probe.sends) {
+      // Each probe names resources of its own: a receiver's idempotency never hides one probe behind another.
+      const body = withProbeIds(send.body, String(index + 1));
+      const text = JSON.stringify(body);
+      const headers: Record<string, string> = { 'content-type': 'application/json', [PROBE_HEADER]: probe.check };
+      if (send.authorization !== undefined) headers.authorization = send.authorization;
+      const result: PostResult = await post({
+        url: options.url,
+        headers,
+        body: text,
+        timeoutMs: options.timeoutMs ?? 10_000,
+        insecureTls: options.insecureTls ?? false,
+      });
+      exchanges.push({
+        request: {
+          method: 'POST',
+          url: options.url,
+          headers: shown(headers, options.auth),
+          type: body.type,
+          bytes: Buffer.byteLength(text),
+          body_excerpt: text.slice(0, 2000),
+        },
+        answer: { status: result.status, duration_ms: Math.round(result.durationMs), error: result.error, body_excerpt: result.body.slice(0, 500) },
+      });
+    }
+    const reason = probe.grade(exchanges.map((exchange) => exchange.answer));
+    results.push({ check: probe.check, expectation: probe.expectation, rule: probe.rule, outcome: reason === null ? 'pass' : 'fail', reason, exchanges });
+  }
+  return {
+    url: options.url,
+    auth: options.auth.kind,
+    quick_answer_ms: QUICK_ANSWER_MS,
+    passed: results.filter((result) => result.outcome === 'pass').length,
+    failed: results.filter((result) => result.outcome === 'fail').length,
+    skipped: results.filter((result) => result.outcome === 'skipped').length,
+    results,
+  };
+}
+
+/** The Authorization header as a report shows it: the receiver's own secret is never written out. */
+function shown(headers: Record<string, string>, auth: ReceiverAuth): Record<string, string> {
+  if (auth.kind === 'none' || headers.authorization !== `Bearer ${auth.value}`) return headers;
+  return { ...headers, authorization: `Bearer <the ${auth.kind === 'secret' ? 'endpoint secret' : 'legacy token'}>` };
+}
+
+const is2xx = (answer: ProbeAnswer) => answer.status !== null && answer.status >= 200 && answer.status <= 299;
+const described = (answer: ProbeAnswer) =>
+  answer.status === null ? `no answer (${answer.error ?? 'unknown'}) after ${answer.duration_ms} ms` : `${answer.status} in ${answer.duration_ms} ms`;
+
+/** Every answer 2xx, and (when `quickly`) within the threshold. */
+function acknowledged(quickly: boolean) {
+  return (answers: ProbeAnswer[]): string | null => {
+    for (const [index, answer] of answers.entries()) {
+      const which = answers.length === 1 ? 'it' : `delivery ${index + 1} of ${answers.length}`;
+      if (!is2xx(answer)) return `${which} was not acknowledged: ${described(answer)}`;
+      if (quickly && answer.duration_ms > QUICK_ANSWER_MS)
+        return `${which} was acknowledged after ${answer.duration_ms} ms; quickly means within ${QUICK_ANSWER_MS} ms`;
+    }
+    return null;
+  };
+}
+
+function refused(what: string) {
+  return ([answer]: ProbeAnswer[]): string | null =>
+    answer && is2xx(answer)
+      ? `it accepted a delivery ${what}: answered ${answer.status} in ${answer.duration_ms} ms (a forged delivery would be processed)`
+      : null;
+}
+
+/** A deep copy with changes, for the tolerance probes. */
+function changed(body: ProbeBody, change: (copy: Record<string, any>) => void): ProbeBody {
+  const copy = structuredClone(body) as Record<string, any>;
+  change(copy);
+  return copy as ProbeBody;
+}
+
+function battery(payloads: ProbePayloads, auth: ReceiverAuth): Probe[] {
+  const good = auth.kind === 'none' ? undefined : `Bearer ${auth.value}`;
+  /** A delivery with the receiver's own Authorization, or the one given (null: none at all). */
+  const send = (body: ProbeBody, authorization: string | null = good ?? null) => ({ body, authorization: authorization ?? undefined });
+  const byType = (type: (typeof EVENT_TYPES)[number]) => payloads.byType.get(type)!;
+  const ready = byType('data_source_run_batch.ready');
+  const probes: Probe[] = EVENT_TYPES.map((type) => ({
+    check: `acknowledge:${type}`,
+    expectation: `acknowledges a valid ${type} with 2xx within ${QUICK_ANSWER_MS} ms`,
+    rule: RULES.quickly,
+    sends: [send(byType(type))],
+    grade: acknowledged(true),
+  }));
+
+  const noAuth = auth.kind === 'none' ? 'the receiver is checked with --auth none: its endpoint sends no Authorization header to verify' : undefined;
+  const verify = auth.kind === 'legacy' ? RULES.verifyLegacy : RULES.verify;
+  const wrong = 'Bearer bvs-mock-forged-value';
+  const otherScheme = auth.kind === 'none' ? '' : `Basic ${Buffer.from(`bvs:${auth.value}`).toString('base64')}`;
+  probes.push(
+    {
+      check: 'verify:missing-authorization',
+      expectation: 'refuses a delivery without Authorization',
+      rule: verify,
+      sends: [send(ready, null)],
+      grade: refused('without an Authorization header'),
+      skipWhy: noAuth,
+    },
+    {
+      check: 'verify:wrong-bearer',
+      expectation: 'refuses a delivery with a wrong bearer value',
+      rule: verify,
+      sends: [send(ready, wrong)],
+      grade: refused(`with Authorization: ${wrong}`),
+      skipWhy: noAuth,
+    },
+    {
+      check: 'verify:other-scheme',
+      expectation: 'refuses a delivery with another scheme, even carrying the secret',
+      rule: verify,
+      sends: [send(ready, otherScheme)],
+      grade: refused('with Authorization: Basic (the secret, but not as Bearer)'),
+      skipWhy: noAuth,
+    },
+  );
+
+  const run = byType('data_source_run_batch.data_source_run.ready');
+  const childBatches = byType('data_source_run_batch.child_batches_ready');
+  const report = byType('data_source_run_batch.consolidated_report_ready');
+  probes.push(
+    {
+      check: 'idempotent:duplicate',
+      expectation: 'acknowledges the same delivery twice in a row',
+      rule: RULES.idempotent,
+      sends: [send(run), send(run)],
+      grade: acknowledged(false),
+    },
+    {
+      check: 'idempotent:redelivery',
+      expectation: 'acknowledges an event delivered again after others',
+      rule: RULES.idempotent,
+      sends: [send(childBatches), send(report), send(childBatches)],
+      grade: acknowledged(false),
+    },
+    {
+      check: 'order:report-before-child-batches',
+      expectation: 'acknowledges consolidated_report_ready before child_batches_ready',
+      rule: RULES.order,
+      sends: [send(report), send(childBatches)],
+      grade: acknowledged(false),
+    },
+  );
+  const partnerRun = payloads.happyPartners.find(
+    (body, index) =>
+      body.type === 'data_source_run_batch.data_source_run.ready' &&
+      index > payloads.happyPartners.indexOf(payloads.partialReady) &&
+      (body.data_source_run as { data_source_run_batch_id: string }).data_source_run_batch_id !==
+        (payloads.partialReady.data_source_run_batch as { id: string }).id,
+  )!;
+  probes.push({
+    check: 'order:partner-run-after-ready',
+    expectation: "acknowledges a partner's run after the main batch's ready",
+    rule: RULES.order,
+    sends: [send(payloads.partialReady), send(partnerRun)],
+    grade: acknowledged(false),
+  });
+
+  const tolerance = (check: string, expectation: string, body: ProbeBody): Probe => ({
+    check,
+    expectation,
+    rule: RULES.tolerant,
+    sends: [send(body)],
+    grade: acknowledged(false),
+  });
+  probes.push(
+    tolerance(
+      'tolerate:unknown-fields',
+      'acknowledges a payload with fields it does not know, at the root of the resource and nested',
+      changed(ready, (copy) => {
+        copy.data_source_run_batch.risk_score = 0.42;
+        for (const alert of copy.data_source_run_batch.raised_alerts) alert.source_reference = { kind: 'registry', code: 'R-1' };
+        copy.data_source_run_batch.data_source_runs[0].attempts = 2;
+      }),
+    ),
+    tolerance(
+      'tolerate:alert-severity',
+      'acknowledges an alert with a severity other than medium and high ("The full set: not shown")',
+      changed(ready, (copy) => {
+        const alerts = copy.data_source_run_batch.raised_alerts as Array<Record<string, unknown>>;
+        const template = alerts[0] ?? {
+          id: 'rlal_probe',
+          name: 'Probe alert',
+          entity_validation_id: copy.data_source_run_batch.entity_validation_id,
+          data_source_run_batch_id: copy.data_source_run_batch.id,
+        };
+        alerts.splice(0, alerts.length, { ...template, severity: 'critical' });
+      }),
+    ),
+    tolerance(
+      'tolerate:validation-status',
+      'acknowledges an entity validation with a status other than created ("value seen")',
+      changed(byType('entity_validation.stakeholder.created'), (copy) => {
+        copy.stakeholder.status = 'in_progress';
+      }),
+    ),
+    tolerance(
+      'tolerate:information-request-status',
+      'acknowledges an information request with a status it does not know',
+      changed(byType('information_request.status_updated'), (copy) => {
+        copy.information_request.status = 'archived';
+      }),
+    ),
+    tolerance(
+      'tolerate:run-type',
+      'acknowledges a run of a type it does not know (another country and source)',
+      changed(run, (copy) => {
+        copy.data_source_run.type = 'pe/sunat';
+      }),
+    ),
+    {
+      check: 'partial:ready-with-partner-running',
+      expectation: "acknowledges a main batch's ready while a partner batch still shows runs_succeeded false",
+      rule: RULES.partial,
+      sends: [send(partialWithRunningPartner(payloads.partialReady))],
+      grade: acknowledged(true),
+    },
+    {
+      check: 'large:ready',
+      expectation: `acknowledges a large tree's ready within ${QUICK_ANSWER_MS} ms`,
+      rule: RULES.large,
+      sends: [send(payloads.largeTree.ready)],
+      grade: acknowledged(true),
+    },
+    {
+      check: 'large:child-batches-ready',
+      expectation: `acknowledges a large tree's child_batches_ready (50 child batches) within ${QUICK_ANSWER_MS} ms`,
+      rule: RULES.large,
+      sends: [send(payloads.largeTree.childBatchesReady)],
+      grade: acknowledged(true),
+    },
+  );
+  return probes;
+}
+
+/** happy-partners' ready, with at least one child batch still running (it is so when played; kept so if scenarios change). */
+function partialWithRunningPartner(ready: ProbeBody): ProbeBody {
+  return changed(ready, (copy) => {
+    const children = copy.data_source_run_batch.child_batches as Array<{ runs_succeeded: boolean }>;
+    if (children.length > 0 && children.every((child) => child.runs_succeeded)) children[0]!.runs_succeeded = false;
+  });
+}
