@@ -178,9 +178,16 @@ function refused(what: string) {
       : null;
 }
 
+/**
+ * A payload as the tolerance probes edit it: any path may be read and written, since they change real
+ * payloads in place of writing new ones (the edits are checked by the test of each probe's outcome).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: a payload edited by path
+type Editable = Record<string, any>;
+
 /** A deep copy with changes, for the tolerance probes. */
-function changed(body: ProbeBody, change: (copy: Record<string, any>) => void): ProbeBody {
-  const copy = structuredClone(body) as Record<string, any>;
+function changed(body: ProbeBody, change: (copy: Editable) => void): ProbeBody {
+  const copy = structuredClone(body) as Editable;
   change(copy);
   return copy as ProbeBody;
 }
