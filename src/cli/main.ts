@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ScenarioLibrary } from '../engine/scenarios';
 import { buildOpenApiDocument, documentToJson, documentToYaml } from '../openapi';
+import { checkReceiverCommand } from './check-receiver-command';
 import { playCommand } from './play-command';
 import { serveCommand } from './serve-command';
 import { validateCommand } from './validate-command';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
 
   program.addCommand(serveCommand(VERSION));
   program.addCommand(playCommand());
+  program.addCommand(checkReceiverCommand());
 
   program
     .command('scenarios')

@@ -3,4 +3,4 @@ export { SCHEMA_CATALOG, SCHEMA_NAMES } from './schema-catalog';
 export { validatePayload, type PayloadCheck } from './validate-payload';
 export { buildContractReport, REPORTED_VIOLATING_REQUESTS, type ContractReport, type ContractReportSources } from './contract-report';
 export { QUICK_ANSWER_MS } from './contract-report';
-export { REPORT_FORMATS, REPORT_MEDIA_TYPES, formatOfFile, renderReport, reportCases, type ReportFormat } from './report-formats';
+export { REPORT_FORMATS, REPORT_MEDIA_TYPES, formatOfFile, junitXml, renderReport, reportCases, type Case, type ReportFormat } from './report-formats';

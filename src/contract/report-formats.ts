@@ -32,7 +32,8 @@ export function renderReport(report: ContractReport, format: ReportFormat, at: D
 }
 
 /** One JUnit test case: passed, or failed with a message and the details. */
-interface Case {
+/** One JUnit test case: its name, and its failure when it failed. */
+export interface Case {
   name: string;
   failure?: { message: string; type: string; details: string };
 }
@@ -102,17 +103,24 @@ export function reportCases(report: ContractReport): Array<{ suite: string; case
 
 /** JUnit XML following the Ant JUnit schema, which GitHub, GitLab, Jenkins and Azure DevOps read. */
 function renderJunit(report: ContractReport, at: Date): string {
+  return junitXml(reportCases(report), at, 'bvs-mock contract');
+}
+
+/**
+ * Suites of cases as JUnit XML (the Ant JUnit schema): one `<testsuite>` per suite, named `<title>: <suite>`,
+ * a `<failure>` in each failed case. The contract report and the receiver check write their XML with it.
+ */
+export function junitXml(suites: Array<{ suite: string; cases: Case[] }>, at: Date, title: string): string {
   const timestamp = at.toISOString().slice(0, 19);
-  const suites = reportCases(report);
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>'];
   suites.forEach(({ suite, cases }, id) => {
     const failures = cases.filter((item) => item.failure !== undefined).length;
     lines.push(
-      `  <testsuite package="bvs-mock" id="${id}" name="${xml(`bvs-mock contract: ${suite}`)}" timestamp="${timestamp}" hostname="localhost" tests="${cases.length}" failures="${failures}" errors="0" time="0">`,
+      `  <testsuite package="bvs-mock" id="${id}" name="${xml(`${title}: ${suite}`)}" timestamp="${timestamp}" hostname="localhost" tests="${cases.length}" failures="${failures}" errors="0" time="0">`,
       '    <properties/>',
     );
     for (const item of cases) {
-      const open = `    <testcase name="${xml(item.name)}" classname="bvs-mock.${suite}" time="0"`;
+      const open = `    <testcase name="${xml(item.name)}" classname="bvs-mock.${xml(suite.replace(/\s+/g, '-'))}" time="0"`;
       if (item.failure === undefined) lines.push(`${open}/>`);
       else {
         lines.push(
@@ -128,7 +136,6 @@ function renderJunit(report: ContractReport, at: Date): string {
   return lines.join('\n');
 }
 
-/** The report as Markdown: a summary a CI job page shows, then the details. */
 function renderMarkdown(report: ContractReport, at: Date): string {
   const suites = reportCases(report);
   const failing = suites.flatMap(({ suite, cases }) => cases.filter((item) => item.failure !== undefined).map((item) => ({ suite, ...item })));

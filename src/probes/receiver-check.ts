@@ -172,10 +172,14 @@ function acknowledged(quickly: boolean) {
 }
 
 function refused(what: string) {
-  return ([answer]: ProbeAnswer[]): string | null =>
-    answer && is2xx(answer)
+  return ([answer]: ProbeAnswer[]): string | null => {
+    if (answer === undefined) return 'nothing was sent';
+    // No answer at all says nothing of whether it checks the header.
+    if (answer.status === null) return `no answer to a delivery ${what} (${answer.error ?? 'unknown'}), so whether it refuses forged deliveries is unknown`;
+    return is2xx(answer)
       ? `it accepted a delivery ${what}: answered ${answer.status} in ${answer.duration_ms} ms (a forged delivery would be processed)`
       : null;
+  };
 }
 
 /**

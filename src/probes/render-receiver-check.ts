@@ -1,0 +1,52 @@
+import { junitXml, type Case } from '../contract/report-formats';
+import type { ReceiverCheckReport, ReceiverCheckResult } from './receiver-check';
+
+/** The forms a receiver check is written in: text for a terminal, JSON, JUnit XML for CI. */
+export const RECEIVER_CHECK_FORMATS = ['text', 'json', 'junit'] as const;
+export type ReceiverCheckFormat = (typeof RECEIVER_CHECK_FORMATS)[number];
+
+/** A receiver check in one of its forms. */
+export function renderReceiverCheck(report: ReceiverCheckReport, format: ReceiverCheckFormat, at: Date): string {
+  if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`;
+  if (format === 'junit') return junitXml([{ suite: `receiver check of ${report.url}`, cases: receiverCheckCases(report) }], at, 'bvs-mock');
+  return renderText(report);
+}
+
+/** Each check as a JUnit case: a failure carries the rule, the reason and the requests with their answers. */
+export function receiverCheckCases(report: ReceiverCheckReport): Case[] {
+  return report.results.map((result) => {
+    const name = `${result.check}: ${result.expectation}${result.outcome === 'skipped' ? ` (skipped: ${result.reason})` : ''}`;
+    if (result.outcome !== 'fail') return { name };
+    return { name, failure: { message: `${result.reason} (${result.rule})`, type: result.check, details: evidence(result) } };
+  });
+}
+
+function evidence(result: ReceiverCheckResult): string {
+  return [
+    `Rule: ${result.rule}`,
+    `Why: ${result.reason}`,
+    ...result.exchanges.map(({ request, answer }, index) => {
+      const headers = Object.entries(request.headers)
+        .map(([name, value]) => `  ${name}: ${value}`)
+        .join('\n');
+      const answered = answer.status === null ? `no answer (${answer.error})` : `${answer.status}`;
+      return `Request ${index + 1}: POST ${request.url} (${request.type}, ${request.bytes} bytes)\n${headers}\nAnswer: ${answered} in ${answer.duration_ms} ms${answer.body_excerpt === '' ? '' : `: ${answer.body_excerpt.slice(0, 200)}`}`;
+    }),
+  ].join('\n');
+}
+
+function renderText(report: ReceiverCheckReport): string {
+  const lines = [`bvs-mock check-receiver ${report.url} (auth ${report.auth}; quickly: within ${report.quick_answer_ms} ms)`, ''];
+  for (const result of report.results) {
+    const answers = result.exchanges.map(({ answer }) => (answer.status === null ? `no answer` : `${answer.status}`) + ` ${answer.duration_ms} ms`).join(', ');
+    lines.push(`  ${result.outcome.toUpperCase().padEnd(7)} ${result.check.padEnd(58)} ${answers}`);
+    if (result.outcome === 'fail') {
+      lines.push(`          ${result.reason}`, `          rule: ${result.rule}`);
+      const forged = result.exchanges[0]?.request.headers.authorization;
+      if (result.check.startsWith('verify:')) lines.push(`          sent: Authorization: ${forged ?? '(none)'}`);
+    }
+    if (result.outcome === 'skipped') lines.push(`          ${result.reason}`);
+  }
+  lines.push('', `${report.results.length} checks: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped`, '');
+  return lines.join('\n');
+}

@@ -1,0 +1,65 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
+import { RECEIVER_SECRET, correct, receiver, trustsAnyone, type Handle } from '../support/graded-receivers';
+import { HAVE_XMLLINT, expectValidJunit } from '../support/junit-schema';
+
+// `bvs-mock check-receiver`, the built command line, against receivers on loopback: its exit code, the rule
+// it names, and the JUnit file a CI job reads.
+
+let scratch: string;
+beforeAll(() => {
+  buildCliIfStale();
+  scratch = mkdtempSync(join(tmpdir(), 'bvs-mock-check-receiver-'));
+}, 120_000);
+afterEach(stopSpawned);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function checkReceiverCli(handle: Handle, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const target = await receiver(handle);
+  try {
+    const child = spawnCli(['check-receiver', target.url, ...args]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    return { code, stdout, stderr };
+  } finally {
+    await target.close();
+  }
+}
+
+test('a correct receiver passes every check and the command exits 0', async () => {
+  const { code, stdout } = await checkReceiverCli(correct, ['--auth', `secret:${RECEIVER_SECRET}`]);
+  expect(stdout).toMatch(/^27 checks: 27 passed, 0 failed, 0 skipped$/m);
+  expect(code).toBe(0);
+});
+
+test('a receiver that skips the Authorization check fails naming spec §5.5, exits 1, and its JUnit report has the three failing cases', async () => {
+  const file = join(scratch, 'receiver.xml');
+  const { code, stdout } = await checkReceiverCli(trustsAnyone, ['--auth', `secret:${RECEIVER_SECRET}`, '--report', file]);
+  expect(code).toBe(1);
+  expect(stdout).toMatch(/FAIL\s+verify:wrong-bearer/);
+  expect(stdout).toContain('rule: §5.5 (Authorization: Bearer <WEBHOOK_SECRET>)');
+  expect(stdout).toContain('sent: Authorization: Bearer bvs-mock-forged-value');
+  expect(stdout).toMatch(/^27 checks: 24 passed, 3 failed, 0 skipped$/m);
+  const xml = readFileSync(file, 'utf8');
+  expect(xml.match(/<failure /g)).toHaveLength(3);
+  expect(xml).toContain('type="verify:missing-authorization"');
+  if (HAVE_XMLLINT) expectValidJunit(xml);
+});
+
+test('--format json prints the whole report; a bad --auth or URL is refused with what to give', async () => {
+  const { stdout } = await checkReceiverCli(correct, ['--auth', `secret:${RECEIVER_SECRET}`, '--format', 'json']);
+  expect(JSON.parse(stdout)).toMatchObject({ auth: 'secret', failed: 0, passed: 27 });
+  const badAuth = await checkReceiverCli(correct, ['--auth', 'token']);
+  expect(badAuth.code).toBe(1);
+  expect(badAuth.stderr).toContain('must be none, secret:<the endpoint secret> or legacy:<the legacy webhook token>');
+  const child = spawnCli(['check-receiver', 'ftp://example.test/hooks']);
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(2);
+  expect(stderr).toContain('must be http:// or https://');
+});
