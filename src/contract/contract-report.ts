@@ -1,13 +1,14 @@
 import type { Deliveries } from '../delivery/deliveries';
 import type { RequestJournal } from '../http/request-journal';
 import { buildOpenApiDocument } from '../openapi';
-import { EVENT_TYPES, type ContractReport } from '../schemas';
+import { EVENT_TYPES, type ContractReport, type EndpointReceiverCheck } from '../schemas';
 
 /** What the contract report reads: the request journal, the deliveries and the events emitted since the last reset. */
 export interface ContractReportSources {
   journal: RequestJournal;
   deliveries: Pick<Deliveries, 'countsByType' | 'receiverFindings'>;
   emittedEvents: ReadonlyMap<string, number>;
+  receiverChecks: { list(): EndpointReceiverCheck[] };
 }
 
 /** The contract report of a run so far (`GET /_mock/report`, docs/design.md user 3); its schema: src/schemas/control-answers.ts. */
@@ -33,7 +34,7 @@ function documentedOperations(): string[] {
  * Which API operations the client called and which it never did, which event types were emitted and how
  * their deliveries ended, and the contract violations found in the client's requests.
  */
-export function buildContractReport({ journal, deliveries, emittedEvents }: ContractReportSources): ContractReport {
+export function buildContractReport({ journal, deliveries, emittedEvents, receiverChecks }: ContractReportSources): ContractReport {
   const calls = journal.operationCounts();
   const operations = documentedOperations();
   const violating = journal.list({ violationsOnly: true }).slice(-REPORTED_VIOLATING_REQUESTS);
@@ -53,5 +54,16 @@ export function buildContractReport({ journal, deliveries, emittedEvents }: Cont
       requests: violating.map((entry) => ({ id: entry.id, method: entry.method, path: entry.path, status: entry.status, violations: entry.violations })),
     },
     receivers: { quick_answer_ms: QUICK_ANSWER_MS, findings: deliveries.receiverFindings(QUICK_ANSWER_MS) },
+    receiver_checks: receiverChecks.list().map(({ id, endpoint_id, report }) => ({
+      id,
+      endpoint_id,
+      url: report.url,
+      passed: report.passed,
+      failed: report.failed,
+      skipped: report.skipped,
+      failures: report.results
+        .filter((result) => result.outcome === 'fail')
+        .map((result) => ({ check: result.check, rule: result.rule, reason: result.reason ?? '' })),
+    })),
   };
 }

@@ -98,6 +98,21 @@ export function reportCases(report: ContractReport): Array<{ suite: string; case
         };
       }),
     },
+    {
+      suite: 'receiver checks',
+      cases: report.receiver_checks.flatMap((run) => {
+        const title = `${run.url} (${run.endpoint_id}, ${run.id})`;
+        if (run.failures.length === 0) return [{ name: `${title}: ${run.passed} checks passed${run.skipped > 0 ? `, ${run.skipped} skipped` : ''}` }];
+        return run.failures.map((failure) => ({
+          name: `${title}: ${failure.check}`,
+          failure: {
+            message: `${failure.reason} (${failure.rule})`,
+            type: failure.check,
+            details: `${failure.reason}\nRule: ${failure.rule}\nGET /_mock/receiver-checks shows the requests sent and the answers.`,
+          },
+        }));
+      }),
+    },
   ];
 }
 
@@ -150,6 +165,7 @@ function renderMarkdown(report: ContractReport, at: Date): string {
     `| Event types emitted | ${Object.keys(report.events.emitted).length} of ${Object.keys(report.events.emitted).length + report.events.not_emitted.length} |`,
     `| Requests with violations | ${report.violations.violating_requests} (${report.violations.issues} violation${report.violations.issues === 1 ? '' : 's'} in all) |`,
     `| Receivers with findings | ${suites.find(({ suite }) => suite === 'receivers')!.cases.filter((item) => item.failure !== undefined).length} of ${report.receivers.findings.length} |`,
+    `| Receiver checks failed | ${report.receiver_checks.reduce((sum, run) => sum + run.failed, 0)} of ${report.receiver_checks.reduce((sum, run) => sum + run.passed + run.failed, 0)} |`,
     '',
   ];
   if (failing.length > 0) {

@@ -10,6 +10,7 @@ import type { UrlSigner } from '../reports/url-signer';
 import type { AccessTokens } from './access-tokens';
 import type { AnswerCache } from './answer-cache';
 import type { RequestJournal } from './request-journal';
+import type { ReceiverCheckStore } from '../probes/receiver-check-store';
 
 /** Largest request body accepted (docs/fidelity.md row 26). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -27,6 +28,10 @@ export interface ApiServices {
   deliveries: Deliveries;
   /** How many events of each type the engine emitted since the last reset (the contract report). */
   emittedEvents: Map<string, number>;
+  /** Receiver checks run through the control API since the last reset. */
+  receiverChecks: ReceiverCheckStore;
+  /** How probes reach receivers, as deliveries do (`--insecure-webhook-tls`, the delivery timeout). */
+  probeTransport: { timeoutMs: number; insecureTls: boolean };
   /** The events emitted since the last reset, without bodies (`GET /_mock/emitted`). */
   emitted: EmittedJournal;
   faults: FaultPlan;

@@ -16,6 +16,7 @@ import { DEFAULT_BODY_LIMIT, type ApiServices } from './api-services';
 import { RequestJournal } from './request-journal';
 import { resetMock } from './reset-mock';
 import { VERSION } from '../version';
+import { ReceiverCheckStore } from '../probes/receiver-check-store';
 
 /** Limits on what a long-running bvs-mock keeps (docs/fidelity.md, "Retention"); each has a default. */
 export interface RetentionOptions {
@@ -177,6 +178,7 @@ export function createMock(options: MockOptions = {}): Mock {
   // Both read what they need during the emission, so an event no receiver gets is never rendered.
   engine.subscribe((event) => deliveries.accept(event), { readsBodyAtOnce: true });
   const emittedEvents = new Map<string, number>();
+  const receiverChecks = new ReceiverCheckStore();
   engine.subscribe((event) => emittedEvents.set(event.type, (emittedEvents.get(event.type) ?? 0) + 1), { readsBodyAtOnce: true });
   const emitted = new EmittedJournal();
   engine.subscribe(emitted.record, { readsBodyAtOnce: true });
@@ -208,6 +210,8 @@ export function createMock(options: MockOptions = {}): Mock {
     endpoints,
     deliveries,
     emittedEvents,
+    receiverChecks,
+    probeTransport: { timeoutMs: options.deliveryTimeoutMs ?? 10_000, insecureTls: options.insecureWebhookTls ?? false },
     emitted,
     faults,
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
@@ -216,7 +220,22 @@ export function createMock(options: MockOptions = {}): Mock {
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     controlToken: options.controlToken ?? null,
     reset: () =>
-      resetMock({ deliveries, faults, engine, clock, registry, endpoints, tokens, journal, answers, emittedEvents, emitted, scenarios, seedEndpoints }),
+      resetMock({
+        deliveries,
+        faults,
+        engine,
+        clock,
+        registry,
+        endpoints,
+        tokens,
+        journal,
+        answers,
+        emittedEvents,
+        emitted,
+        receiverChecks,
+        scenarios,
+        seedEndpoints,
+      }),
     drain,
     advance,
     origin,

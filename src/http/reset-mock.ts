@@ -9,6 +9,7 @@ import type { FaultPlan } from '../faults/fault-plan';
 import type { AccessTokens } from './access-tokens';
 import type { AnswerCache } from './answer-cache';
 import type { RequestJournal } from './request-journal';
+import type { ReceiverCheckStore } from '../probes/receiver-check-store';
 
 /** Every part of a mock that holds state a reset returns to its start. */
 export interface ResettableParts {
@@ -23,6 +24,7 @@ export interface ResettableParts {
   answers: AnswerCache;
   emittedEvents: Map<string, number>;
   emitted: Pick<EmittedJournal, 'clear'>;
+  receiverChecks: Pick<ReceiverCheckStore, 'clear'>;
   scenarios: Pick<ScenarioLibrary, 'clearRunTime'>;
   /** Adds the endpoints of the configuration (and `--webhook-url`) again. */
   seedEndpoints(): void;
@@ -45,6 +47,7 @@ export function resetMock(parts: ResettableParts): void {
   parts.engine.reset();
   parts.emittedEvents.clear();
   parts.emitted.clear();
+  parts.receiverChecks.clear();
   parts.faults.clear();
   parts.scenarios.clearRunTime();
   parts.clock.reset();

@@ -1,6 +1,6 @@
 import { QUICK_ANSWER_MS } from '../contract/contract-report';
 import { post, type PostResult } from '../delivery/http-post';
-import { EVENT_TYPES } from '../schemas';
+import { EVENT_TYPES, type ProbeExchange, type ReceiverCheckReport, type ReceiverCheckResult } from '../schemas';
 import { probePayloads, withProbeIds, type ProbeBody, type ProbePayloads } from './probe-payloads';
 
 /** How the receiver authenticates deliveries, as its endpoint is configured (spec §5.5, §5.6). */
@@ -8,7 +8,9 @@ export type ReceiverAuth = { kind: 'none' } | { kind: 'secret'; value: string } 
 
 /** Options of {@link checkReceiver}. */
 export interface ReceiverCheckOptions {
+  /** The receiver's URL, as its endpoint is configured. */
   url: string;
+  /** How its endpoint authenticates deliveries: none, the endpoint secret, or the legacy token. */
   auth: ReceiverAuth;
   /** Real milliseconds a probe waits for an answer; default 10 s, as a delivery does. */
   timeoutMs?: number;
@@ -19,51 +21,9 @@ export interface ReceiverCheckOptions {
 /** Header every probe delivery carries, naming its check, so a receiver's logs can tell probes from deliveries. */
 export const PROBE_HEADER = 'x-bvs-mock-probe';
 
-/** What one probe sent. */
-export interface ProbeRequest {
-  method: 'POST';
-  url: string;
-  headers: Record<string, string>;
-  /** The event type sent. */
-  type: string;
-  /** The body's size in bytes, and its first 2,000 characters. */
-  bytes: number;
-  body_excerpt: string;
-}
-
-/** What the receiver answered to one probe request. */
-export interface ProbeAnswer {
-  status: number | null;
-  duration_ms: number;
-  error: string | null;
-  body_excerpt: string;
-}
-
-/** One check of the battery and how the receiver did. */
-export interface ReceiverCheckResult {
-  check: string;
-  /** What the receiver must do, in a sentence. */
-  expectation: string;
-  /** The rule of the spec it tests, with its section. */
-  rule: string;
-  outcome: 'pass' | 'fail' | 'skipped';
-  /** Why it failed or was skipped; null when it passed. */
-  reason: string | null;
-  /** Each request sent, with its answer. */
-  exchanges: Array<{ request: ProbeRequest; answer: ProbeAnswer }>;
-}
-
-/** A whole check of one receiver. */
-export interface ReceiverCheckReport {
-  url: string;
-  auth: ReceiverAuth['kind'];
-  /** Answers slower than this fail the "quickly" checks (the contract report's threshold). */
-  quick_answer_ms: number;
-  passed: number;
-  failed: number;
-  skipped: number;
-  results: ReceiverCheckResult[];
-}
+/** What one probe sent and what the receiver answered; the shapes are the control API's (src/schemas/control-answers.ts). */
+type ProbeAnswer = ProbeExchange['answer'];
+export type { ProbeExchange, ReceiverCheckReport, ReceiverCheckResult };
 
 /** The rules the checks test (spec sections as the spec numbers them). */
 export const RULES = {

@@ -187,6 +187,72 @@ export const ReceiverFindings = outbound(
   'ReceiverFindings',
 );
 
+/** One probe delivery of a receiver check, with what the receiver answered. */
+export const ProbeExchange = outbound(
+  z.strictObject({
+    request: outbound(
+      z.strictObject({
+        method: z.literal('POST'),
+        url: z.string(),
+        headers: z.record(z.string(), z.string()).openapi({ description: "As sent, but the receiver's own secret written as a placeholder." }),
+        type: EventTypeName,
+        bytes: z.number().int().nonnegative(),
+        body_excerpt: z.string().openapi({ description: 'The first 2,000 characters of the body.' }),
+      }),
+    ),
+    answer: outbound(
+      z.strictObject({
+        status: z.number().int().nullable().openapi({ description: 'Null when no answer came.' }),
+        duration_ms: z.number().int().nonnegative(),
+        error: z.string().nullable(),
+        body_excerpt: z.string(),
+      }),
+    ),
+  }),
+  'ProbeExchange',
+);
+
+/** One check of a receiver check: what the receiver must do, the spec rule, and how it did. */
+export const ReceiverCheckResult = outbound(
+  z.strictObject({
+    check: z.string().openapi({ example: 'verify:wrong-bearer' }),
+    expectation: z.string(),
+    rule: z.string().openapi({ description: 'The rule of the spec it tests, with its section.' }),
+    outcome: z.enum(['pass', 'fail', 'skipped']),
+    reason: z.string().nullable().openapi({ description: 'Why it failed or was skipped; null when it passed.' }),
+    exchanges: z.array(ProbeExchange),
+  }),
+  'ReceiverCheckResult',
+);
+
+/** A receiver check: the battery of probe deliveries sent to one receiver, graded (docs/fidelity.md row 88). */
+export const ReceiverCheckReport = outbound(
+  z.strictObject({
+    url: z.string(),
+    auth: z.enum(['none', 'secret', 'legacy']),
+    quick_answer_ms: z.number().int(),
+    passed: z.number().int(),
+    failed: z.number().int(),
+    skipped: z.number().int(),
+    results: z.array(ReceiverCheckResult),
+  }),
+  'ReceiverCheckReport',
+);
+
+/** A receiver check run through the control API, against one of the organization's endpoints. */
+export const EndpointReceiverCheck = outbound(
+  z.strictObject({
+    id: z.string().openapi({ example: 'rck_1' }),
+    organization_id: z.string(),
+    endpoint_id: idOf('whe'),
+    checked_at: Timestamp.openapi({ description: 'Simulated time of the check.' }),
+    report: ReceiverCheckReport,
+  }),
+  'EndpointReceiverCheck',
+);
+
+export const EndpointReceiverCheckList = outbound(z.strictObject({ receiver_checks: z.array(EndpointReceiverCheck) }), 'EndpointReceiverCheckList');
+
 /** The contract report of a run so far (`GET /_mock/report`, docs/design.md user 3). */
 export const ContractReport = outbound(
   z.strictObject({
@@ -215,6 +281,21 @@ export const ContractReport = outbound(
       }),
     ),
     receivers: outbound(z.strictObject({ quick_answer_ms: z.number().int(), findings: z.array(ReceiverFindings) })),
+    receiver_checks: z
+      .array(
+        outbound(
+          z.strictObject({
+            id: z.string(),
+            endpoint_id: idOf('whe'),
+            url: z.string(),
+            passed: z.number().int(),
+            failed: z.number().int(),
+            skipped: z.number().int(),
+            failures: z.array(outbound(z.strictObject({ check: z.string(), rule: z.string(), reason: z.string() }))),
+          }),
+        ),
+      )
+      .openapi({ description: 'The receiver checks run through the control API since the last reset, with their failures.' }),
   }),
   'ContractReport',
 );
@@ -228,3 +309,7 @@ export type JournalEntry = z.infer<typeof JournalEntry>;
 export type ActiveFault = z.infer<typeof ActiveFault>;
 export type ReceiverFindings = z.infer<typeof ReceiverFindings>;
 export type ContractReport = z.infer<typeof ContractReport>;
+export type ProbeExchange = z.infer<typeof ProbeExchange>;
+export type ReceiverCheckResult = z.infer<typeof ReceiverCheckResult>;
+export type ReceiverCheckReport = z.infer<typeof ReceiverCheckReport>;
+export type EndpointReceiverCheck = z.infer<typeof EndpointReceiverCheck>;

@@ -120,3 +120,9 @@ export const JournalQuery = z.object({
 export const ReportQuery = z.object({
   format: z.enum(['json', 'markdown', 'junit']).optional().openapi({ description: 'json (default), markdown (a CI job summary) or junit (JUnit XML).' }),
 });
+
+/** `POST /_mock/receiver-checks`: the endpoint whose receiver is checked. */
+export const ReceiverCheckRequest = z.strictObject({
+  ...organization,
+  endpoint_id: z.string().regex(/^whe_[A-Za-z0-9_-]{1,64}$/, { message: 'must be an id of the form whe_<suffix>' }),
+});

@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import type { ReportFormat } from '../contract';
 import type {
   ActiveFault,
+  EndpointReceiverCheck,
   ClockAdvanceAnswer,
   ClockRunAnswer,
   DeliveryEventPage,
@@ -209,6 +210,23 @@ export class BvsMockControl {
   /** `POST /_mock/events/:id/redeliver`: answers with the record once the attempt has ended. */
   redeliver(id: string): Promise<DeliveryEvent> {
     return this.call('POST', `/_mock/events/${id}/redeliver`, this.withOrganization({}));
+  }
+
+  /**
+   * `POST /_mock/receiver-checks`: grades the endpoint's receiver against the spec's receiver rules with probe
+   * deliveries (sent with its Authorization); answers once every probe has ended.
+   *
+   * @example
+   * const check = await bvs.control.checkReceiver(endpoint.id);
+   * expect(check.report.results.filter((result) => result.outcome === 'fail')).toEqual([]);
+   */
+  checkReceiver(endpointId: string): Promise<EndpointReceiverCheck> {
+    return this.call('POST', '/_mock/receiver-checks', this.withOrganization({ endpoint_id: endpointId }));
+  }
+
+  /** `GET /_mock/receiver-checks`: the receiver checks since the last reset. */
+  async receiverChecks(): Promise<EndpointReceiverCheck[]> {
+    return (await this.call<{ receiver_checks: EndpointReceiverCheck[] }>('GET', this.scoped('/_mock/receiver-checks'))).receiver_checks;
   }
 
   /** `GET /_mock/faults`. */

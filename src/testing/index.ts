@@ -25,3 +25,5 @@ export {
 export { SCENARIOS, type BuiltInScenario } from './scenarios';
 export { startBvsMock, type RunningBvsMock, type StartBvsMockOptions } from './start-bvs-mock';
 export { bvsMatchers, expectNoViolations, type BvsMatchers } from './matchers';
+export { checkReceiver, type ReceiverCheckOptions } from './check-receiver';
+export type { EndpointReceiverCheck, ReceiverCheckReport, ReceiverCheckResult } from '../schemas';

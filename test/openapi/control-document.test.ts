@@ -135,6 +135,8 @@ entity:
     await ok('GET', '/_mock/webhook_endpoints');
     await ok('PATCH', `/_mock/webhook_endpoints/${endpointId}`, { name: 'renamed' });
     await ok('POST', `/_mock/webhook_endpoints/${endpointId}/secret`, {});
+    await ok('POST', '/_mock/receiver-checks', { endpoint_id: endpointId });
+    await ok('GET', '/_mock/receiver-checks');
     await ok('POST', '/_mock/faults', { kind: 'duplicate_delivery', share: 0.5 });
     await ok('GET', '/_mock/faults');
     await ok('DELETE', '/_mock/faults');

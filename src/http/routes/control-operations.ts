@@ -2,6 +2,7 @@ import type { Route } from '../router';
 import { controlRoutes } from './control-routes';
 import { deliveryRoutes } from './delivery-routes';
 import { controlDocumentRoutes } from './openapi-routes';
+import { receiverCheckRoutes } from './receiver-check-routes';
 import { reportRoute } from './report-route';
 
 /**
@@ -10,5 +11,5 @@ import { reportRoute } from './report-route';
  * found in payloads, not operations a test calls, so they are not in it.
  */
 export function controlOperations(): Route[] {
-  return [...controlRoutes, ...deliveryRoutes, reportRoute, ...controlDocumentRoutes()];
+  return [...controlRoutes, ...deliveryRoutes, ...receiverCheckRoutes, reportRoute, ...controlDocumentRoutes()];
 }
