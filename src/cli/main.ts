@@ -28,7 +28,8 @@ export function buildProgram(): Command {
     .description('validate payloads (webhook bodies, API responses, fixtures); exit 1 with JSON paths on error')
     .argument('<files...>', '.json, .ndjson/.jsonl (one payload a line) or .yaml files')
     .option('--schema <name>', 'schema to use (EntityValidation, DataSourceRunBatch, an event type, ...); events are recognised by "type" without it')
-    .action((files: string[], options: { schema?: string }) => {
+    .option('--strict', 'reject fields the contract does not list in what the service sends (tolerated by default, as a client must)')
+    .action((files: string[], options: { schema?: string; strict?: boolean }) => {
       process.exitCode = validateCommand(files, options);
     });
 

@@ -5,6 +5,8 @@ import { readPayloadFiles } from './read-payload-files';
 export interface ValidateOptions {
   /** Schema name (component name or event type); without it, events are recognised by `type`. */
   schema?: string;
+  /** Reject fields the contract does not list in what the service sends (by default they are tolerated, as a client must). */
+  strict?: boolean;
   /** Where lines go; defaults to the process streams. */
   out?: (line: string) => void;
   err?: (line: string) => void;
@@ -25,7 +27,7 @@ export function validateCommand(files: string[], options: ValidateOptions = {}):
       err(`${payload.file}: ${payload.reason}`);
       continue;
     }
-    const check = validatePayload(payload.body, options.schema);
+    const check = validatePayload(payload.body, options.schema, { strict: options.strict });
     if (check.ok) {
       out(`${payload.file}: valid ${describe(payload.body, check.schema)}`);
       continue;

@@ -5,6 +5,7 @@ import { LegacyWebhook } from './legacy-webhook';
 import { HttpUrl, Tin, Timestamp } from './primitives';
 import { RaisedAlert } from './raised-alert';
 import { z } from './zod';
+import { seenValues } from './seen-values';
 
 /** `direct` for the main entity's batch, `related` for a partner's (values seen; spec §2). */
 export const ExecutionType = z.enum(['direct', 'related']).openapi({
@@ -26,8 +27,8 @@ export const DataSourceRunBatch = outbound(
     tin: Tin,
     information_request_id: idOf('irq').nullable(),
     parent_batch_id: idOf('dsrb').nullable().openapi({ description: "Null for the main entity's batch." }),
-    execution_type: ExecutionType,
-    request_type: RequestType,
+    execution_type: seenValues(['direct', 'related'], 'direct: the main entity; related: a partner. Values seen in the spec.'),
+    request_type: seenValues(['normal'], 'Value seen in the spec: normal.'),
     created_at: Timestamp,
     updated_at: Timestamp,
     consolidated_report_url: HttpUrl.nullable().openapi({ description: 'PDF download URL when available (pre-signed, 24 hours).' }),

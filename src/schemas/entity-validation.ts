@@ -3,11 +3,15 @@ import { outbound } from './outbound';
 import { DataSourceRunBatch } from './data-source-run-batch';
 import { LatestDataSourceRun } from './data-source-run';
 import { LegacyWebhook } from './legacy-webhook';
-import { CountryCode, EntityCategory, HttpUrl, Tin, Timestamp } from './primitives';
+import { CountryCode, HttpUrl, Tin, Timestamp } from './primitives';
 import { RaisedAlert } from './raised-alert';
 import { z } from './zod';
+import { seenValues } from './seen-values';
 
 /** Validation status: only `created` is seen in the spec (§3); bvs-mock sends only that (docs/fidelity.md). */
+/** An entity's category as the service sends it (values seen: business, person). */
+const SeenCategory = seenValues(['business', 'person'], 'Values seen in the spec: business, person.');
+
 export const EntityValidationStatus = z.enum(['created']).openapi({
   description: 'Only created is seen in the spec; clients should tolerate other values.',
 });
@@ -29,7 +33,7 @@ export const RelatedEntity = outbound(
     display_name: z.string(),
     name: z.string(),
     surname: z.string().openapi({ description: 'May be an empty string.' }),
-    category: EntityCategory,
+    category: SeenCategory,
     risk_level: RiskLevel,
   }),
   'RelatedEntity',
@@ -58,9 +62,9 @@ export const EntityValidation = outbound(
     display_name: z.string(),
     name: z.string(),
     surname: z.string().openapi({ description: 'May be an empty string.' }),
-    category: EntityCategory,
+    category: SeenCategory,
     country: CountryCode,
-    status: EntityValidationStatus,
+    status: seenValues(['created'], 'Value seen in the spec: created.'),
     created_at: Timestamp,
     information_requests: z.array(InformationRequestSummary),
     data_source_run_batches: z.array(DataSourceRunBatch),

@@ -1,7 +1,8 @@
 import { idOf } from './ids';
 import { outbound } from './outbound';
-import { CountryCode, EntityCategory, HttpUrl, Tin, Timestamp } from './primitives';
+import { CountryCode, HttpUrl, Tin, Timestamp } from './primitives';
 import { z } from './zod';
+import { seenValues } from './seen-values';
 
 /** Roles in a formation's stakeholder list (spec §2, Formation stakeholder item). */
 export const StakeholderRole = z.enum(['shareholder', 'manager', 'general_manager', 'tax_representative', 'director']);
@@ -22,7 +23,7 @@ export const FormationStakeholder = outbound(
     entity_validation_id: idOf('evl'),
     display_name: z.string(),
     tin: Tin,
-    category: EntityCategory,
+    category: seenValues(['business', 'person'], 'Values seen in the spec: business, person.'),
     roles: z.array(StakeholderRole),
     ubo: z.boolean().openapi({ description: 'Ultimate beneficial owner.' }),
     participation: z.number().min(0).max(1).openapi({ description: 'Fraction from 0 to 1.' }),
@@ -59,7 +60,7 @@ export const Formation = outbound(
     name: z.string(),
     fantasy_name: z.string().nullable(),
     country: CountryCode,
-    source: z.enum(['constitution']).openapi({ description: 'Value seen in the spec: constitution.' }),
+    source: seenValues(['constitution'], 'Value seen in the spec: constitution.'),
     company_type: z.string(),
     constitution_date: Timestamp.openapi({ example: '2019-03-04T00:00:00.000Z' }),
     registry: z.string(),

@@ -33,3 +33,4 @@ export * from './control';
 export * from './control-answers';
 export * from './delivery';
 export { z } from './zod';
+export * from './seen-values';

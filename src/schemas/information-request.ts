@@ -4,6 +4,7 @@ import { DataSourceRunBatch } from './data-source-run-batch';
 import { LegacyWebhook } from './legacy-webhook';
 import { HttpUrl, Timestamp } from './primitives';
 import { z } from './zod';
+import { seenValues } from './seen-values';
 
 /**
  * Information request status. The spec shows only `pending`; bvs-mock's further
@@ -68,7 +69,10 @@ export const InformationRequest = outbound(
   z.strictObject({
     id: idOf('irq'),
     name: z.string(),
-    status: InformationRequestStatus,
+    status: seenValues(
+      ['pending', 'items_collected', 'in_review', 'evaluated'],
+      'Value seen in the spec: pending; bvs-mock also sends items_collected, in_review and evaluated.',
+    ),
     entity_validation_id: idOf('evl'),
     template_id: idOf('irt'),
     recipient_url: HttpUrl,

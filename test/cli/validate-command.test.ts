@@ -13,10 +13,10 @@ function file(name: string, text: string): string {
   return path;
 }
 
-function run(files: string[], schema?: string) {
+function run(files: string[], schema?: string, strict?: boolean) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = validateCommand(files, { schema, out: (line) => out.push(line), err: (line) => err.push(line) });
+  const code = validateCommand(files, { schema, strict, out: (line) => out.push(line), err: (line) => err.push(line) });
   return { code, out, err };
 }
 
@@ -74,4 +74,32 @@ test('an unreadable file and a file that is not JSON are reported, and the other
   expect(result.err[0]).toBe(`${join(dir, 'missing.json')}: cannot read the file (ENOENT)`);
   expect(result.err[1]).toMatch(/broken\.json: not valid JSON: /);
   expect(result.out).toEqual([`${good}: valid information_request.evaluated event`]);
+});
+
+// Regression: validate rejected what the service may send (its field lists are "not shown", spec §2), though the
+// README promised that what the service sends is open: `$.data_source_run_batch.unknown_new_field: "unknown_new_field"
+// is not a known field here`. Unknown fields inside a resource are tolerated; --strict rejects them.
+test('fields the contract does not list inside what the service sends are accepted, and rejected with --strict', () => {
+  const body = EVENT_EXAMPLES['data_source_run_batch.ready']() as unknown as {
+    data_source_run_batch: Record<string, unknown> & { raised_alerts: Array<Record<string, unknown>> };
+  };
+  body.data_source_run_batch.unknown_new_field = 1;
+  body.data_source_run_batch.raised_alerts[0]!.severity = 'informational';
+  const path = file('new-field.json', JSON.stringify(body));
+  expect(run([path])).toMatchObject({ code: 0, out: [`${path}: valid data_source_run_batch.ready event`] });
+  const strict = run([path], undefined, true);
+  expect(strict.code).toBe(1);
+  expect(strict.err).toContain('  $.data_source_run_batch.unknown_new_field: "unknown_new_field" is not a known field here');
+  // A severity the spec does not list is part of the contract ("values seen"), strict or not.
+  expect(strict.err.join('\n')).not.toContain('severity');
+  const resource = file('validation.json', JSON.stringify({ ...exampleEntityValidation(), score: 3 }));
+  expect(run([resource], 'EntityValidation').code).toBe(0);
+  expect(run([resource], 'EntityValidation', true).code).toBe(1);
+});
+
+test('the event envelope stays closed and request bodies stay closed, even without --strict', () => {
+  const beside = file('beside-type.json', JSON.stringify({ ...EVENT_EXAMPLES['data_source_run_batch.ready'](), extra: true }));
+  expect(run([beside]).err).toContain('  $.extra: "extra" is not a known field here');
+  const request = file('create.json', JSON.stringify({ tin: '76920415-6', country: 'CL', nickname: 'x' }));
+  expect(run([request], 'EntityValidationCreateRequest').code).toBe(1);
 });
