@@ -39,6 +39,7 @@ interface ServeFlags {
   maxJournalEntries?: number;
   /** File the contract report is written to when bvs-mock stops; its extension chooses the format. */
   report?: string;
+  tolerance: boolean;
 }
 
 function integer(name: string, min: number, max: number) {
@@ -140,6 +141,12 @@ export function serveCommand(version: string): Command {
     )
     .addOption(new Option('--strict', 'refuse requests with unknown fields instead of recording them (BVS_MOCK_STRICT=true)').default(false))
     .addOption(
+      new Option(
+        '--tolerance',
+        'tolerance mode: every webhook carries fields and values the spec does not list, so your reader proves tolerant (BVS_MOCK_TOLERANCE=true)',
+      ).default(false),
+    )
+    .addOption(
       new Option('--webhook-url <url>', 'add an endpoint (named cli) to the default organization, subscribed to every event').env('BVS_MOCK_WEBHOOK_URL'),
     )
     .addOption(
@@ -191,6 +198,7 @@ export function serveCommand(version: string): Command {
 const BOOLEAN_VARIABLES = {
   http: 'BVS_MOCK_HTTP',
   strict: 'BVS_MOCK_STRICT',
+  tolerance: 'BVS_MOCK_TOLERANCE',
   allowHttpWebhooks: 'BVS_MOCK_ALLOW_HTTP_WEBHOOKS',
   insecureWebhookTls: 'BVS_MOCK_INSECURE_WEBHOOK_TLS',
 } as const;
@@ -227,6 +235,7 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
       speed: flags.speed,
       tokenClock: flags.tokenClock,
       strict: flags.strict,
+      tolerance: flags.tolerance,
       http: flags.http,
       tls,
       host: flags.host,
@@ -266,7 +275,9 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
   // The banner last: a supervisor that stops bvs-mock as soon as it reads the banner finds the signal handlers in place.
-  process.stdout.write(startBanner({ server, version, seed: flags.seed, startTime: flags.startTime, tokenClock: flags.tokenClock }));
+  process.stdout.write(
+    startBanner({ server, version, seed: flags.seed, startTime: flags.startTime, tokenClock: flags.tokenClock, tolerance: flags.tolerance }),
+  );
 }
 
 /**

@@ -10,6 +10,8 @@ export interface BannerInput {
   startTime: string | undefined;
   /** The value of --token-clock. */
   tokenClock?: 'simulated' | 'wall';
+  /** --tolerance. */
+  tolerance?: boolean;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface BannerInput {
  * base URL, credentials, control API, clock, scenarios with their TINs, and a
  * first command to try.
  */
-export function startBanner({ server, version, seed, startTime, tokenClock }: BannerInput): string {
+export function startBanner({ server, version, seed, startTime, tokenClock, tolerance }: BannerInput): string {
   const { registry, clock, scenarios } = server.services;
   const scheme = server.url.startsWith('https') ? 'HTTPS, self-signed certificate unless --tls-cert was given (curl -k, or trust it)' : 'plain HTTP (--http)';
   const lines = [`bvs-mock ${version} listening on ${server.url} (${scheme})`, ''];
@@ -59,6 +61,7 @@ export function startBanner({ server, version, seed, startTime, tokenClock }: Ba
     'Clock',
     `${described.mode}${described.mode === 'realtime' ? ` x${described.speed}` : ''}, simulated time starts ${described.started_at} (${origin}); ${seeded}`,
   );
+  if (tolerance === true) row('Tolerance', 'on: every webhook carries fields and values the spec does not list (--tolerance)');
   if (tokenClock === 'wall') row('', 'OAuth access tokens expire on the wall clock (--token-clock wall)');
   row('Scenarios', `${scenarios.size} (any other TIN plays a tree generated from it)`);
   for (const scenario of scenarios.list()) lines.push(`    ${scenario.name.padEnd(26)} ${scenario.tins.join(', ')}`);

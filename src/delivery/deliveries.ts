@@ -7,6 +7,7 @@ import { renderDelivery, type DeliveryRecord, type DeliveryTarget } from './deli
 import { post, type PostResult } from './http-post';
 import { DEFAULT_LANE_CONCURRENCY, DEFAULT_SLOW_RECEIVER_MS, DeliveryLanes } from './delivery-lanes';
 import { OAuthTokenCache } from './oauth-token-cache';
+import { tolerantBody } from './tolerance';
 import { MAX_RETRIES, retryDelayMs } from './retry-policy';
 import type { WebhookEndpointStore } from './webhook-endpoint-store';
 
@@ -49,6 +50,10 @@ export interface DeliveriesOptions {
   /** Where unexpected errors of the delivery layer go (a throwing hook); default stderr. */
   onError?: (error: unknown) => void;
   userAgent: string;
+  /** Tolerance mode for an event's deliveries (`--tolerance`, the scenario's `tolerance`; src/delivery/tolerance.ts). */
+  tolerance?: (event: EngineEvent) => boolean;
+  /** The seed tolerance mode draws its choices from. */
+  seed?: number;
 }
 
 /** Filters of {@link Deliveries.list}, as `GET /_mock/events` takes them. */
@@ -122,7 +127,9 @@ export class Deliveries {
     const { clock, ids } = this.options;
     const targets = this.targetsOf(event);
     if (targets.length === 0) return;
-    const body = JSON.stringify(event.body);
+    const faults = this.options.faults.forDelivery(event);
+    const tolerant = faults.tolerance || (this.options.tolerance?.(event) ?? false);
+    const body = JSON.stringify(tolerant ? tolerantBody(event.body, this.options.seed ?? 1, event.sequence) : event.body);
     for (const { target, enabled } of targets) {
       this.sequence += 1;
       const record: DeliveryRecord = {
@@ -150,7 +157,6 @@ export class Deliveries {
         this.finishAttempt(record, 'first', clock.iso(), { status: null, body: '', durationMs: 0, error: 'endpoint_disabled' });
         continue;
       }
-      const faults = this.options.faults.forDelivery(event);
       record.duplicate = faults.duplicate;
       if (faults.delayMs > 0) {
         // Held back: it joins its queue only when the delay is over, behind what was emitted meanwhile.

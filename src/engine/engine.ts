@@ -170,6 +170,11 @@ export class Engine {
     this.sinks.delete(sink);
   }
 
+  /** The scenario a validation created through the API plays, while its tree is kept. */
+  scenarioFor(validationId: string): Scenario | undefined {
+    return this.scenarioOf.get(validationId);
+  }
+
   /** The state of one organization (created empty on first use). */
   organization(organizationId: string): OrganizationState {
     let state = this.organizations.get(organizationId);

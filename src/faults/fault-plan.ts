@@ -7,6 +7,8 @@ export type { ActiveFault };
 /** What the faults decide for one delivery. */
 export interface DeliveryFaultDecision {
   duplicate: boolean;
+  /** Send the event in tolerance mode (src/delivery/tolerance.ts). */
+  tolerance: boolean;
   /** Simulated milliseconds to hold the first attempt back, or 0. */
   delayMs: number;
 }
@@ -51,14 +53,15 @@ export class FaultPlan {
 
   /** Decides the faults of one delivery. */
   forDelivery(event: { type: EventType; organizationId: string }): DeliveryFaultDecision {
-    const decision: DeliveryFaultDecision = { duplicate: false, delayMs: 0 };
+    const decision: DeliveryFaultDecision = { duplicate: false, tolerance: false, delayMs: 0 };
     for (const fault of this.faults) {
-      if (fault.kind !== 'duplicate_delivery' && fault.kind !== 'delay_delivery') continue;
+      if (fault.kind !== 'duplicate_delivery' && fault.kind !== 'delay_delivery' && fault.kind !== 'tolerance') continue;
       if (fault.event_type !== undefined && fault.event_type !== event.type) continue;
       if (fault.organization_id !== undefined && fault.organization_id !== event.organizationId) continue;
       if (!this.hits(fault.share)) continue;
       fault.applied += 1;
       if (fault.kind === 'duplicate_delivery') decision.duplicate = true;
+      else if (fault.kind === 'tolerance') decision.tolerance = true;
       else decision.delayMs = Math.max(decision.delayMs, fault.seconds * 1000);
     }
     return decision;

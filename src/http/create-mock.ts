@@ -61,6 +61,11 @@ export interface MockOptions {
    * cached by its own clock survives a drain that moved simulated time hours ahead; docs/fidelity.md row 86).
    */
   tokenClock?: TokenClock;
+  /**
+   * Tolerance mode (`--tolerance`): every delivery carries fields and, where the spec lists only the values
+   * seen, values the spec does not list, so a client's reader proves tolerant (docs/fidelity.md row 89).
+   */
+  tolerance?: boolean;
   /** Refuse unknown fields instead of recording them (`--strict`). */
   strict?: boolean;
   /** Answer plain-HTTP requests with `https_required`. Default true. */
@@ -174,6 +179,8 @@ export function createMock(options: MockOptions = {}): Mock {
     insecureTls: options.insecureWebhookTls,
     onAttempt: options.onDeliveryAttempt,
     onError: (error) => logError('delivery', error),
+    seed,
+    tolerance: (event) => options.tolerance === true || engine.scenarioFor(event.validationId)?.tolerance === true,
   });
   // Both read what they need during the emission, so an event no receiver gets is never rendered.
   engine.subscribe((event) => deliveries.accept(event), { readsBodyAtOnce: true });

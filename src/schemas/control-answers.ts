@@ -158,11 +158,12 @@ export const DeliveryEventPage = outbound(
 
 /** An injected fault with its id and how many times it applied. */
 const faultRecord = { id: z.string(), applied: z.number().int().nonnegative().openapi({ description: 'How many deliveries or requests it hit so far.' }) };
-const [duplicate, delay, apiError, apiLatency] = FaultRequest.options;
+const [duplicate, delay, tolerance, apiError, apiLatency] = FaultRequest.options;
 export const ActiveFault = z
   .discriminatedUnion('kind', [
     outbound(duplicate.extend(faultRecord)),
     outbound(delay.extend(faultRecord)),
+    outbound(tolerance.extend(faultRecord)),
     outbound(apiError.extend(faultRecord)),
     outbound(apiLatency.extend(faultRecord)),
   ])

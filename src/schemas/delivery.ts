@@ -70,6 +70,13 @@ export const FaultRequest = z.discriminatedUnion('kind', [
     organization_id: z.string().optional(),
   }),
   z.strictObject({
+    kind: z.literal('tolerance'),
+    /** Share of events whose deliveries carry fields and values the spec does not list (tolerance mode), from 0 to 1. */
+    share: z.number().min(0).max(1).default(1),
+    event_type: EventTypeName.optional(),
+    organization_id: z.string().optional(),
+  }),
+  z.strictObject({
     kind: z.literal('api_error'),
     share: z.number().min(0).max(1).default(1),
     method: z.string().toUpperCase().optional(),

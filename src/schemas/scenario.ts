@@ -19,6 +19,8 @@ export const Scenario = z
     settings: z.strictObject({ child_batches_ready: z.boolean().optional() }).default({}),
     entity: ScenarioEntity,
     information_request: ScenarioInformationRequest.optional(),
+    /** Tolerance mode for this scenario's deliveries: fields and values the spec does not list (docs/fidelity.md row 89). */
+    tolerance: z.boolean().default(false),
     /** Time from the tree's completion to the consolidated report (consolidated_report_ready). */
     report_after: Duration.default(10_000),
   })
