@@ -1,7 +1,8 @@
 import type { Deliveries } from '../delivery/deliveries';
 import type { RequestJournal } from '../http/request-journal';
 import { buildOpenApiDocument } from '../openapi';
-import { EVENT_TYPES, type ContractReport, type EndpointReceiverCheck } from '../schemas';
+import { MAX_REQUESTS_PER_SECOND } from '../faults/client-observer';
+import { EVENT_TYPES, type ClientBehaviourFinding, type ContractReport, type EndpointReceiverCheck } from '../schemas';
 
 /** What the contract report reads: the request journal, the deliveries and the events emitted since the last reset. */
 export interface ContractReportSources {
@@ -9,6 +10,7 @@ export interface ContractReportSources {
   deliveries: Pick<Deliveries, 'countsByType' | 'receiverFindings'>;
   emittedEvents: ReadonlyMap<string, number>;
   receiverChecks: { list(): EndpointReceiverCheck[] };
+  observer: { list(): ClientBehaviourFinding[] };
 }
 
 /** The contract report of a run so far (`GET /_mock/report`, docs/design.md user 3); its schema: src/schemas/control-answers.ts. */
@@ -34,7 +36,7 @@ function documentedOperations(): string[] {
  * Which API operations the client called and which it never did, which event types were emitted and how
  * their deliveries ended, and the contract violations found in the client's requests.
  */
-export function buildContractReport({ journal, deliveries, emittedEvents, receiverChecks }: ContractReportSources): ContractReport {
+export function buildContractReport({ journal, deliveries, emittedEvents, receiverChecks, observer }: ContractReportSources): ContractReport {
   const calls = journal.operationCounts();
   const operations = documentedOperations();
   const violating = journal.list({ violationsOnly: true }).slice(-REPORTED_VIOLATING_REQUESTS);
@@ -65,5 +67,10 @@ export function buildContractReport({ journal, deliveries, emittedEvents, receiv
         .filter((result) => result.outcome === 'fail')
         .map((result) => ({ check: result.check, rule: result.rule, reason: result.reason ?? '' })),
     })),
+    client_behaviour: {
+      note: 'What the client did after the faults injected into its API answers (POST /_mock/faults). Waits are measured in real time, as the client waits: the simulated clock does not move them.',
+      max_requests_per_second: MAX_REQUESTS_PER_SECOND,
+      findings: observer.list(),
+    },
   };
 }

@@ -113,6 +113,25 @@ export function reportCases(report: ContractReport): Array<{ suite: string; case
         }));
       }),
     },
+    {
+      suite: 'client behaviour',
+      cases: report.client_behaviour.findings.map((finding) => {
+        const name = `${finding.check}: ${finding.message}`;
+        if (finding.outcome === 'pass') return { name };
+        const evidence = finding.evidence.map(
+          (item) =>
+            `${item.request_id} at ${item.at}: ${item.method} ${item.path} answered ${item.status}${item.fault === null ? '' : ` (fault ${item.fault})`}`,
+        );
+        return {
+          name,
+          failure: {
+            message: `${finding.message} (${finding.rule})`,
+            type: finding.check,
+            details: [`Rule: ${finding.rule}`, ...evidence, report.client_behaviour.note].join('\n'),
+          },
+        };
+      }),
+    },
   ];
 }
 

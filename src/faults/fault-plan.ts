@@ -16,7 +16,13 @@ export interface DeliveryFaultDecision {
 /** What the faults decide for one API request. */
 export interface ApiFaultDecision {
   error: ApiErrorCode | null;
+  /** With a 429: the seconds to send as Retry-After. */
+  retryAfterS: number | null;
   latencyMs: number;
+  /** Reset the connection: no answer at all. */
+  reset: boolean;
+  /** Revoke the request's access token before its expiry: 401 invalid_token. */
+  revokeToken: boolean;
 }
 
 /**
@@ -45,6 +51,11 @@ export class FaultPlan {
     return this.faults.map((fault) => ({ ...fault }));
   }
 
+  /** Whether any fault is active (the client observer's rate check applies while one is). */
+  get active(): boolean {
+    return this.faults.length > 0;
+  }
+
   /** Removes every fault and starts the random draws over. */
   clear(): void {
     this.faults = [];
@@ -67,18 +78,36 @@ export class FaultPlan {
     return decision;
   }
 
-  /** Decides the faults of one API request (never of the control API). */
-  forApi(method: string, path: string): ApiFaultDecision {
-    const decision: ApiFaultDecision = { error: null, latencyMs: 0 };
+  /**
+   * Decides the faults of one API request (never of the control API). `accessToken` says whether it carries an
+   * access token of this server, which only `token_revoked` needs; `organizationId` is its caller's, when known.
+   */
+  forApi(
+    method: string,
+    path: string,
+    request: { accessToken: boolean; organizationId: string | null } = { accessToken: false, organizationId: null },
+  ): ApiFaultDecision {
+    const decision: ApiFaultDecision = { error: null, retryAfterS: null, latencyMs: 0, reset: false, revokeToken: false };
     for (const fault of this.faults) {
-      if (fault.kind !== 'api_error' && fault.kind !== 'api_latency') continue;
-      if (fault.method !== undefined && fault.method !== method) continue;
-      if (fault.path !== undefined && !path.startsWith(fault.path)) continue;
-      if (fault.kind === 'api_error' && fault.count !== undefined && fault.applied >= fault.count) continue;
+      if (fault.kind !== 'api_error' && fault.kind !== 'api_latency' && fault.kind !== 'api_reset' && fault.kind !== 'token_revoked') continue;
+      if (fault.kind === 'token_revoked') {
+        if (!request.accessToken) continue;
+        if (fault.organization_id !== undefined && fault.organization_id !== request.organizationId) continue;
+      } else {
+        if (fault.method !== undefined && fault.method !== method) continue;
+        if (fault.path !== undefined && !path.startsWith(fault.path)) continue;
+      }
+      if (fault.count !== undefined && fault.applied >= fault.count) continue;
       if (!this.hits(fault.share)) continue;
       fault.applied += 1;
-      if (fault.kind === 'api_error') decision.error ??= fault.code;
-      else decision.latencyMs += fault.ms;
+      if (fault.kind === 'api_error') {
+        if (decision.error === null) {
+          decision.error = fault.code;
+          if (fault.code === 'rate_limited') decision.retryAfterS = fault.retry_after ?? 1;
+        }
+      } else if (fault.kind === 'api_latency') decision.latencyMs += fault.ms;
+      else if (fault.kind === 'api_reset') decision.reset = true;
+      else decision.revokeToken = true;
     }
     return decision;
   }

@@ -44,6 +44,11 @@ export class AccessTokens {
     return this.tokens.get(token);
   }
 
+  /** Revokes one token before its expiry (the `token_revoked` fault): it is unknown from now on. */
+  revoke(token: string): void {
+    this.tokens.delete(token);
+  }
+
   /** Forgets every token (control API reset). */
   clear(): void {
     this.tokens.clear();

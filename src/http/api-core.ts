@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { realDelay } from '../clock';
+import { realDelay, systemTime } from '../clock';
+import type { ObservedRequest } from '../faults/client-observer';
 import { DELIVERY_ORIGIN_HEADER } from '../delivery/deliveries';
 import type { Issue } from '../schemas';
 import { ApiProblem, problems } from './api-problem';
@@ -44,6 +45,9 @@ const CONTRACT_ERRORS: ReadonlyMap<string, string> = new Map([
   ['insufficient_scope', '$headers["authorization"]'],
 ]);
 
+/** Thrown inside the pipeline to end a request with a reset connection (the `api_reset` fault). */
+const RESET = Symbol('reset connection');
+
 /** Every route of bvs-mock: the spec's API, its extensions, files, the control API and the document. */
 export function allRoutes(): Route[] {
   return [...apiOperations, ...fileRoutes, recipientPageRoute, ...apiDocumentRoutes(), ...controlOperations()];
@@ -70,6 +74,13 @@ export function createApiCore(services: ApiServices): ApiCore {
       let context: RouteContext | undefined;
       let response: CoreResponse;
       let problemIssues: Issue[] = [];
+      // Who is calling, as far as the credential says before any check: the client observer's view.
+      const arrivedAt = systemTime.wallNow();
+      const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization?.trim() ?? '')?.[1];
+      const grant = bearer === undefined ? undefined : services.tokens.get(bearer);
+      const caller = grant?.organizationId ?? (bearer === undefined ? null : (services.registry.byApiKey(bearer) ?? null));
+      let injected: ObservedRequest['fault'] = null;
+      let retryAfterS: number | null = null;
       try {
         if (request.headers[DELIVERY_ORIGIN_HEADER] === services.origin) throw problems.deliveryLoop();
         if (services.requireHttps && !request.secure) throw problems.httpsRequired();
@@ -78,10 +89,20 @@ export function createApiCore(services: ApiServices): ApiCore {
         match = router.match(request.method === 'HEAD' ? 'GET' : request.method, request.path);
         if (match.route.access.kind !== 'control') {
           // Faults injected through POST /_mock/faults hit the API, never the control API that clears them.
-          const fault = services.faults.forApi(request.method, request.path);
+          const fault = services.faults.forApi(request.method, request.path, { accessToken: grant !== undefined, organizationId: caller });
           if (fault.latencyMs > 0) await realDelay(fault.latencyMs);
-          if (fault.error !== null) throw problems.injected(fault.error);
+          if (fault.reset) injected = 'reset';
+          else if (fault.revokeToken && bearer !== undefined) {
+            services.tokens.revoke(bearer);
+            injected = 'token_revoked';
+            throw problems.revokedToken();
+          } else if (fault.error !== null) {
+            injected = fault.error as NonNullable<ObservedRequest['fault']>;
+            retryAfterS = fault.retryAfterS;
+            throw problems.injected(fault.error, fault.retryAfterS);
+          }
         }
+        if (injected === 'reset') throw RESET;
         if (match.route.pure !== true) writes += 1;
         context = makeContext(services, request, match, requestId, services.engine.stateVersion + writes);
         const route = match.route;
@@ -89,7 +110,9 @@ export function createApiCore(services: ApiServices): ApiCore {
         // One request, one instant of simulated time, across the handler's awaits too (SimulatedClock.hold).
         response = route.holdsClock === false ? await route.handle(routeContext) : await services.clock.hold(() => route.handle(routeContext));
       } catch (error) {
-        if (error instanceof ApiProblem) {
+        if (error === RESET) {
+          response = { status: 0, headers: {}, body: '', resetConnection: true };
+        } else if (error instanceof ApiProblem) {
           // One place tells "evicted" from "never existed", for every read and action by id.
           const id = match?.params.id;
           const evicted = error.code === 'not_found' && id !== undefined && context !== undefined && services.engine.wasEvicted(context.organizationId, id);
@@ -97,7 +120,8 @@ export function createApiCore(services: ApiServices): ApiCore {
           // The token endpoint writes its errors as RFC 6749 §5.2 has them, also those of the pipeline before its handler.
           const oauth = (match?.route ?? (request.path === OAUTH_TOKEN_PATH ? oauthTokenRoute : undefined))?.errorForm === 'oauth2';
           response = oauth ? problem.toOAuthResponse() : problem.toResponse(requestId);
-          const where = CONTRACT_ERRORS.get(error.code);
+          // An injected fault is bvs-mock's doing, not a client mistake.
+          const where = injected === null ? CONTRACT_ERRORS.get(error.code) : undefined;
           if (where !== undefined) problemIssues = error.issues.length > 0 ? error.issues : [{ path: where, code: error.code, message: error.message }];
         } else {
           services.logError(requestId, error);
@@ -117,6 +141,19 @@ export function createApiCore(services: ApiServices): ApiCore {
           status: response.status,
           duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
           violations: [...(context?.violations ?? []), ...problemIssues],
+        });
+        services.observer.record({
+          id: requestId,
+          wallMs: arrivedAt,
+          method: request.method,
+          path: request.path,
+          organizationId: context?.callerOrganizationId ?? caller,
+          credential: bearer === undefined ? null : createHash('sha256').update(bearer).digest('hex').slice(0, 16),
+          status: response.status,
+          fault: injected,
+          retryAfterS,
+          faultsOn: services.faults.active,
+          tokenRequest: match?.route === oauthTokenRoute,
         });
       }
       return response;

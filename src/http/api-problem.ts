@@ -166,7 +166,22 @@ export const problems = {
       'delivery_loop',
       'This request is a webhook delivery of this bvs-mock to itself: a webhook endpoint or webhook_url points at bvs-mock. Point it at your own receiver (bvs-mock never delivers to itself, to avoid a loop).',
     ),
-  injected: (code: ApiErrorCode, message?: string) => new ApiProblem(code, message ?? `Fault injected through POST /_mock/faults: ${code}.`),
+  injected: (code: ApiErrorCode, retryAfterS: number | null = null) =>
+    new ApiProblem(
+      code,
+      retryAfterS === null
+        ? `Fault injected through POST /_mock/faults: ${code}.`
+        : `Fault injected through POST /_mock/faults: ${code}. Wait at least the Retry-After (${retryAfterS} s) before the next request.`,
+      [],
+      retryAfterS === null ? {} : { 'retry-after': String(retryAfterS) },
+    ),
+  revokedToken: () =>
+    new ApiProblem(
+      'invalid_token',
+      'The access token was revoked before its expiry (a fault injected through POST /_mock/faults). Request a new one from POST /oauth/token (spec §5.4).',
+      [],
+      { 'www-authenticate': 'Bearer realm="bvs-mock", error="invalid_token", error_description="revoked"' },
+    ),
   controlTokenRequired: () =>
     new ApiProblem(
       'unauthorized',

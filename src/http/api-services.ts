@@ -11,6 +11,7 @@ import type { AccessTokens } from './access-tokens';
 import type { AnswerCache } from './answer-cache';
 import type { RequestJournal } from './request-journal';
 import type { ReceiverCheckStore } from '../probes/receiver-check-store';
+import type { ClientObserver } from '../faults/client-observer';
 
 /** Largest request body accepted (docs/fidelity.md row 26). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -30,6 +31,8 @@ export interface ApiServices {
   emittedEvents: Map<string, number>;
   /** Receiver checks run through the control API since the last reset. */
   receiverChecks: ReceiverCheckStore;
+  /** What clients did after injected API faults (the contract report's client behaviour). */
+  observer: ClientObserver;
   /** How probes reach receivers, as deliveries do (`--insecure-webhook-tls`, the delivery timeout). */
   probeTransport: { timeoutMs: number; insecureTls: boolean };
   /** The events emitted since the last reset, without bodies (`GET /_mock/emitted`). */

@@ -21,6 +21,8 @@ export interface CoreResponse {
   status: number;
   headers: Record<string, string>;
   body: string | Uint8Array;
+  /** Reset the connection instead of answering (the `api_reset` fault): the transport sends nothing. */
+  resetConnection?: boolean;
 }
 
 /** The content type of every JSON answer. */

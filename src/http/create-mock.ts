@@ -17,6 +17,7 @@ import { RequestJournal } from './request-journal';
 import { resetMock } from './reset-mock';
 import { VERSION } from '../version';
 import { ReceiverCheckStore } from '../probes/receiver-check-store';
+import { ClientObserver } from '../faults/client-observer';
 
 /** Limits on what a long-running bvs-mock keeps (docs/fidelity.md, "Retention"); each has a default. */
 export interface RetentionOptions {
@@ -186,6 +187,7 @@ export function createMock(options: MockOptions = {}): Mock {
   engine.subscribe((event) => deliveries.accept(event), { readsBodyAtOnce: true });
   const emittedEvents = new Map<string, number>();
   const receiverChecks = new ReceiverCheckStore();
+  const observer = new ClientObserver();
   engine.subscribe((event) => emittedEvents.set(event.type, (emittedEvents.get(event.type) ?? 0) + 1), { readsBodyAtOnce: true });
   const emitted = new EmittedJournal();
   engine.subscribe(emitted.record, { readsBodyAtOnce: true });
@@ -218,6 +220,7 @@ export function createMock(options: MockOptions = {}): Mock {
     deliveries,
     emittedEvents,
     receiverChecks,
+    observer,
     probeTransport: { timeoutMs: options.deliveryTimeoutMs ?? 10_000, insecureTls: options.insecureWebhookTls ?? false },
     emitted,
     faults,
@@ -240,6 +243,7 @@ export function createMock(options: MockOptions = {}): Mock {
         emittedEvents,
         emitted,
         receiverChecks,
+        observer,
         scenarios,
         seedEndpoints,
       }),

@@ -13,6 +13,8 @@ export async function fromFetchRequest(request: Request): Promise<CoreRequest> {
 
 /** Converts a core response into a fetch `Response`. */
 export function toFetchResponse(response: CoreResponse): Response {
+  // A reset connection is a network error for the client's fetch.
+  if (response.resetConnection) return Response.error();
   const body = typeof response.body === 'string' ? response.body : Buffer.from(response.body);
   return new Response(response.status === 204 ? null : body, { status: response.status, headers: response.headers });
 }

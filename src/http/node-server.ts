@@ -316,6 +316,10 @@ async function handle(
       answer = await options.core.handle({ method: request.method ?? 'GET', path: url.pathname, query: url.searchParams, headers, body, secure });
     }
     phase = 'writing';
+    if (answer.resetConnection) {
+      request.socket.destroy();
+      return;
+    }
     if (closeAfter) answer.headers.connection = 'close';
     // The length up front: one write of head and body, no chunked encoding (bench:api).
     if (request.method !== 'HEAD')

@@ -10,6 +10,7 @@ import type { AccessTokens } from './access-tokens';
 import type { AnswerCache } from './answer-cache';
 import type { RequestJournal } from './request-journal';
 import type { ReceiverCheckStore } from '../probes/receiver-check-store';
+import type { ClientObserver } from '../faults/client-observer';
 
 /** Every part of a mock that holds state a reset returns to its start. */
 export interface ResettableParts {
@@ -25,6 +26,7 @@ export interface ResettableParts {
   emittedEvents: Map<string, number>;
   emitted: Pick<EmittedJournal, 'clear'>;
   receiverChecks: Pick<ReceiverCheckStore, 'clear'>;
+  observer: Pick<ClientObserver, 'clear'>;
   scenarios: Pick<ScenarioLibrary, 'clearRunTime'>;
   /** Adds the endpoints of the configuration (and `--webhook-url`) again. */
   seedEndpoints(): void;
@@ -48,6 +50,7 @@ export function resetMock(parts: ResettableParts): void {
   parts.emittedEvents.clear();
   parts.emitted.clear();
   parts.receiverChecks.clear();
+  parts.observer.clear();
   parts.faults.clear();
   parts.scenarios.clearRunTime();
   parts.clock.reset();

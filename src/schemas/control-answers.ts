@@ -158,13 +158,15 @@ export const DeliveryEventPage = outbound(
 
 /** An injected fault with its id and how many times it applied. */
 const faultRecord = { id: z.string(), applied: z.number().int().nonnegative().openapi({ description: 'How many deliveries or requests it hit so far.' }) };
-const [duplicate, delay, tolerance, apiError, apiLatency] = FaultRequest.options;
+const [duplicate, delay, tolerance, apiError, apiReset, tokenRevoked, apiLatency] = FaultRequest.options;
 export const ActiveFault = z
   .discriminatedUnion('kind', [
     outbound(duplicate.extend(faultRecord)),
     outbound(delay.extend(faultRecord)),
     outbound(tolerance.extend(faultRecord)),
     outbound(apiError.extend(faultRecord)),
+    outbound(apiReset.extend(faultRecord)),
+    outbound(tokenRevoked.extend(faultRecord)),
     outbound(apiLatency.extend(faultRecord)),
   ])
   .openapi('ActiveFault');
@@ -254,6 +256,29 @@ export const EndpointReceiverCheck = outbound(
 
 export const EndpointReceiverCheckList = outbound(z.strictObject({ receiver_checks: z.array(EndpointReceiverCheck) }), 'EndpointReceiverCheckList');
 
+/** What a client did after a fault bvs-mock injected into an API answer, graded (docs/fidelity.md row 90). */
+export const ClientBehaviourFinding = outbound(
+  z.strictObject({
+    check: z.enum(['retry-after', 'backoff', 'token-renewal', 'rate']),
+    rule: z.string(),
+    outcome: z.enum(['pass', 'fail']),
+    message: z.string(),
+    evidence: z.array(
+      outbound(
+        z.strictObject({
+          request_id: z.string(),
+          at: Timestamp.openapi({ description: 'Real (wall-clock) time the request arrived: client waits are real time.' }),
+          method: z.string(),
+          path: z.string(),
+          status: z.number().int(),
+          fault: z.string().nullable().openapi({ description: 'The fault injected into its answer, if one was.' }),
+        }),
+      ),
+    ),
+  }),
+  'ClientBehaviourFinding',
+);
+
 /** The contract report of a run so far (`GET /_mock/report`, docs/design.md user 3). */
 export const ContractReport = outbound(
   z.strictObject({
@@ -297,6 +322,13 @@ export const ContractReport = outbound(
         ),
       )
       .openapi({ description: 'The receiver checks run through the control API since the last reset, with their failures.' }),
+    client_behaviour: outbound(
+      z.strictObject({
+        note: z.string().openapi({ description: 'How to read the findings: client waits are measured in real time.' }),
+        max_requests_per_second: z.number().int(),
+        findings: z.array(ClientBehaviourFinding),
+      }),
+    ),
   }),
   'ContractReport',
 );
@@ -311,6 +343,7 @@ export type ActiveFault = z.infer<typeof ActiveFault>;
 export type ReceiverFindings = z.infer<typeof ReceiverFindings>;
 export type ContractReport = z.infer<typeof ContractReport>;
 export type ProbeExchange = z.infer<typeof ProbeExchange>;
+export type ClientBehaviourFinding = z.infer<typeof ClientBehaviourFinding>;
 export type ReceiverCheckResult = z.infer<typeof ReceiverCheckResult>;
 export type ReceiverCheckReport = z.infer<typeof ReceiverCheckReport>;
 export type EndpointReceiverCheck = z.infer<typeof EndpointReceiverCheck>;

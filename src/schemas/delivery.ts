@@ -84,8 +84,25 @@ export const FaultRequest = z.discriminatedUnion('kind', [
     path: z.string().startsWith('/').optional(),
     /** The error answered: 429 rate_limited, 500 internal_error or 503 service_unavailable. */
     code: z.enum(['rate_limited', 'internal_error', 'service_unavailable']).default('service_unavailable'),
+    /** With rate_limited: the seconds sent as `Retry-After` (default 1). */
+    retry_after: z.number().int().min(0).max(3600).optional(),
     /** How many requests get it; absent: until the faults are cleared. */
     count: z.number().int().positive().optional(),
+  }),
+  z.strictObject({
+    kind: z.literal('api_reset'),
+    share: z.number().min(0).max(1).default(1),
+    method: z.string().toUpperCase().optional(),
+    path: z.string().startsWith('/').optional(),
+    /** How many requests have their connection reset, with no answer; absent: until the faults are cleared. */
+    count: z.number().int().positive().optional(),
+  }),
+  z.strictObject({
+    kind: z.literal('token_revoked'),
+    share: z.number().min(0).max(1).default(1),
+    /** The access token of the next matching request is revoked before its expiry: 401 invalid_token. */
+    count: z.number().int().positive().optional(),
+    organization_id: z.string().optional(),
   }),
   z.strictObject({
     kind: z.literal('api_latency'),
@@ -94,6 +111,7 @@ export const FaultRequest = z.discriminatedUnion('kind', [
     path: z.string().startsWith('/').optional(),
     /** Real milliseconds added before the answer. */
     ms: z.number().int().positive().max(60_000),
+    count: z.number().int().positive().optional(),
   }),
 ]);
 

@@ -1,0 +1,218 @@
+import type { ClientBehaviourFinding } from '../schemas';
+
+/** One API request as the observer sees it: who sent it, when (real time), and what it was answered. */
+export interface ObservedRequest {
+  id: string;
+  /** Wall-clock epoch milliseconds: client waits are real time (docs/fidelity.md row 90). */
+  wallMs: number;
+  method: string;
+  path: string;
+  /** The client: its organization; null when the request named none (no credential). */
+  organizationId: string | null;
+  /** Which credential it used: a hash of the bearer value, so the same token is recognised without keeping it. */
+  credential: string | null;
+  status: number;
+  /** The fault injected into the answer, if one was. */
+  fault: 'rate_limited' | 'internal_error' | 'service_unavailable' | 'reset' | 'token_revoked' | null;
+  /** Seconds of the Retry-After sent with a 429. */
+  retryAfterS: number | null;
+  /** Whether any fault was active when it came. */
+  faultsOn: boolean;
+  /** A token request (`POST /oauth/token`). */
+  tokenRequest: boolean;
+}
+
+/** Requests per second a client may send while faults are on (spec §8: rate limits not shown; docs/fidelity.md row 90). */
+export const MAX_REQUESTS_PER_SECOND = 10;
+/** A retry sooner than this after a failure is a retry at once, not a backoff. */
+export const MIN_RETRY_GAP_MS = 100;
+/** Findings kept: the newest (a long run cannot fill memory). */
+export const MAX_FINDINGS = 200;
+
+/** The rules the findings name. */
+export const CLIENT_RULES = {
+  retryAfter: 'RFC 9110 §10.2.3 and RFC 6585 §4 (429 Too Many Requests with Retry-After): wait at least Retry-After before the next request',
+  backoff:
+    "bvs-mock's rule for 5xx and reset connections (docs/fidelity.md row 90), after the spec's own exponential backoff (§8): retry with growing gaps, or give up",
+  renew: '§5.4: request a new access token when the old one expires (or is refused), instead of failing or sending it again',
+  rate: `§8 (rate limits not shown): bvs-mock's documented limit while faults are on, ${MAX_REQUESTS_PER_SECOND} requests per second per client (docs/fidelity.md row 90)`,
+} as const;
+
+interface Failure {
+  request: ObservedRequest;
+  retries: ObservedRequest[];
+}
+
+/**
+ * Watches what each client does after bvs-mock injects a fault into its API answers (`POST /_mock/faults`), and
+ * grades it with evidence: request ids and real times. A 429 must be followed by a wait of at least Retry-After;
+ * a 5xx or a reset connection by retries with growing gaps (or none); a refused token by a token request before
+ * the next call with a token; and no client may exceed the documented rate while faults are on.
+ */
+export class ClientObserver {
+  private findings: ClientBehaviourFinding[] = [];
+  private readonly waitingRetryAfter = new Map<string, ObservedRequest>();
+  private readonly failing = new Map<string, Failure>();
+  private readonly refusedToken = new Map<string, ObservedRequest>();
+  private readonly recent = new Map<string, ObservedRequest[]>();
+  private readonly rateReported = new Set<string>();
+
+  record(request: ObservedRequest): void {
+    // A revoked token names no organization any more: the client is the one whose token it was.
+    const client = request.organizationId ?? this.ownerOfRefused(request.credential);
+    if (client === null) return;
+    this.checkRetryAfter(client, request);
+    this.checkBackoff(client, request);
+    this.checkRenewal(client, request);
+    this.checkRate(client, request);
+    if (request.fault === 'rate_limited') this.waitingRetryAfter.set(client, request);
+    if (request.fault === 'internal_error' || request.fault === 'service_unavailable' || request.fault === 'reset') {
+      const key = `${client} ${request.method} ${request.path}`;
+      const ongoing = this.failing.get(key);
+      if (ongoing) ongoing.retries.push(request);
+      else this.failing.set(key, { request, retries: [] });
+    }
+    if (request.fault === 'token_revoked' && request.credential !== null) this.refusedToken.set(client, request);
+  }
+
+  private ownerOfRefused(credential: string | null): string | null {
+    if (credential === null) return null;
+    for (const [client, refused] of this.refusedToken) if (refused.credential === credential) return client;
+    return null;
+  }
+
+  /** The findings so far, oldest first, with the failures no client retried graded as given up cleanly. */
+  list(): ClientBehaviourFinding[] {
+    const open = [...this.failing.values()].map((failure) => this.backoffFinding(failure, 'gave up'));
+    return [...this.findings, ...open.filter((finding) => finding !== null)];
+  }
+
+  clear(): void {
+    this.findings = [];
+    this.waitingRetryAfter.clear();
+    this.failing.clear();
+    this.refusedToken.clear();
+    this.recent.clear();
+    this.rateReported.clear();
+  }
+
+  private add(finding: ClientBehaviourFinding): void {
+    this.findings.push(finding);
+    if (this.findings.length > MAX_FINDINGS) this.findings.shift();
+  }
+
+  private checkRetryAfter(client: string, request: ObservedRequest): void {
+    const limited = this.waitingRetryAfter.get(client);
+    if (!limited) return;
+    this.waitingRetryAfter.delete(client);
+    const waitedMs = request.wallMs - limited.wallMs;
+    const neededMs = (limited.retryAfterS ?? 0) * 1000;
+    const ok = waitedMs >= neededMs;
+    this.add({
+      check: 'retry-after',
+      rule: CLIENT_RULES.retryAfter,
+      outcome: ok ? 'pass' : 'fail',
+      message: ok
+        ? `waited ${seconds(waitedMs)} after a 429 with Retry-After: ${limited.retryAfterS}`
+        : `ignored Retry-After: ${limited.retryAfterS}: request ${limited.id} at ${iso(limited.wallMs)} was answered 429, and request ${request.id} came at ${iso(request.wallMs)}, ${seconds(waitedMs)} later`,
+      evidence: [evidenceOf(limited), evidenceOf(request)],
+    });
+  }
+
+  private checkBackoff(client: string, request: ObservedRequest): void {
+    const key = `${client} ${request.method} ${request.path}`;
+    const failure = this.failing.get(key);
+    if (!failure || request.fault !== null) return;
+    // A retry that got an answer ends the episode: grade the gaps it took.
+    this.failing.delete(key);
+    failure.retries.push(request);
+    const finding = this.backoffFinding(failure, 'retried');
+    if (finding) this.add(finding);
+  }
+
+  private backoffFinding(failure: Failure, how: 'retried' | 'gave up'): ClientBehaviourFinding | null {
+    const times = [failure.request, ...failure.retries].map((request) => request.wallMs);
+    const gaps = times.slice(1).map((time, index) => time - times[index]!);
+    const evidence = [failure.request, ...failure.retries].map(evidenceOf);
+    const at = () => `${failure.request.method} ${failure.request.path}: ${gaps.map(seconds).join(', ')} between attempts`;
+    if (gaps.length === 0)
+      return {
+        check: 'backoff',
+        rule: CLIENT_RULES.backoff,
+        outcome: 'pass',
+        message: `gave up cleanly after ${failure.request.fault} on ${failure.request.method} ${failure.request.path}`,
+        evidence,
+      };
+    const tooSoon = gaps.findIndex((gap) => gap < MIN_RETRY_GAP_MS);
+    if (tooSoon !== -1)
+      return {
+        check: 'backoff',
+        rule: CLIENT_RULES.backoff,
+        outcome: 'fail',
+        message: `retried at once (${seconds(gaps[tooSoon]!)} after a failure; at least ${MIN_RETRY_GAP_MS} ms): ${at()}`,
+        evidence,
+      };
+    const shrinking = gaps.findIndex((gap, index) => index > 0 && gap < gaps[index - 1]!);
+    if (shrinking !== -1)
+      return { check: 'backoff', rule: CLIENT_RULES.backoff, outcome: 'fail', message: `the gaps between retries did not grow: ${at()}`, evidence };
+    return { check: 'backoff', rule: CLIENT_RULES.backoff, outcome: 'pass', message: `${how} with growing gaps: ${at()}`, evidence };
+  }
+
+  private checkRenewal(client: string, request: ObservedRequest): void {
+    const refused = this.refusedToken.get(client);
+    if (!refused || request === refused) return;
+    if (request.tokenRequest) {
+      this.refusedToken.delete(client);
+      this.add({
+        check: 'token-renewal',
+        rule: CLIENT_RULES.renew,
+        outcome: 'pass',
+        message: `requested a new token after its token was refused`,
+        evidence: [evidenceOf(refused), evidenceOf(request)],
+      });
+      return;
+    }
+    if (request.credential === refused.credential) {
+      this.refusedToken.delete(client);
+      this.add({
+        check: 'token-renewal',
+        rule: CLIENT_RULES.renew,
+        outcome: 'fail',
+        message: `sent the refused token again: request ${refused.id} at ${iso(refused.wallMs)} was answered 401, and request ${request.id} at ${iso(request.wallMs)} used the same token`,
+        evidence: [evidenceOf(refused), evidenceOf(request)],
+      });
+    }
+  }
+
+  private checkRate(client: string, request: ObservedRequest): void {
+    if (!request.faultsOn) {
+      this.recent.delete(client);
+      return;
+    }
+    const window = (this.recent.get(client) ?? []).filter((earlier) => request.wallMs - earlier.wallMs < 1000);
+    window.push(request);
+    this.recent.set(client, window);
+    if (window.length > MAX_REQUESTS_PER_SECOND && !this.rateReported.has(client)) {
+      this.rateReported.add(client);
+      this.add({
+        check: 'rate',
+        rule: CLIENT_RULES.rate,
+        outcome: 'fail',
+        message: `sent ${window.length} requests within one second while faults were on, from ${window[0]!.id} at ${iso(window[0]!.wallMs)} to ${request.id} at ${iso(request.wallMs)}`,
+        evidence: [evidenceOf(window[0]!), evidenceOf(request)],
+      });
+    }
+  }
+}
+
+function evidenceOf(request: ObservedRequest): ClientBehaviourFinding['evidence'][number] {
+  return { request_id: request.id, at: iso(request.wallMs), method: request.method, path: request.path, status: request.status, fault: request.fault };
+}
+
+function iso(wallMs: number): string {
+  return new Date(wallMs).toISOString();
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(3)} s`;
+}
