@@ -16,6 +16,10 @@ export interface BvsClientOptions {
   refreshMarginSeconds?: number;
   /** Our clock, epoch milliseconds; default `Date.now`. */
   now?: () => number;
+  /** Attempts of one call when the service answers 429 or 5xx or the connection fails; default 4. */
+  maxAttempts?: number;
+  /** The first wait before a retry after a 5xx or a failed connection, doubled each time; default 200 ms. */
+  backoffMs?: number;
 }
 
 /** What a create call takes (spec §4). */
@@ -41,7 +45,8 @@ export class BvsApiError extends Error {
 /**
  * A small client of the Business Validation Service: OAuth client credentials with a cached token that is
  * renewed before it expires and once more when the service says it expired (our clock and the service's may
- * disagree), then create, read, records and the consolidated report's PDF.
+ * disagree), retries that honour `Retry-After` and back off after 5xx answers and failed connections, then
+ * create, read, records and the consolidated report's PDF.
  */
 export class BvsClient {
   private token: { value: string; renewAt: number } | undefined;
@@ -78,15 +83,7 @@ export class BvsClient {
   }
 
   private async call(method: string, path: string, body?: unknown): Promise<unknown> {
-    const send = async () =>
-      this.fetch(`${this.options.baseUrl}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${await this.accessToken()}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
+    const send = () => this.withRetries(() => this.sendOnce(method, path, body));
     let answer = await send();
     if (answer.status === 401) {
       // Expired or revoked before our clock said so: one new token, one more try, never a loop.
@@ -100,6 +97,44 @@ export class BvsClient {
     const parsed: unknown = text === '' ? undefined : JSON.parse(text);
     if (!answer.ok) throw new BvsApiError(answer.status, (parsed as { error?: { code?: string } } | undefined)?.error?.code, parsed);
     return parsed;
+  }
+
+  /**
+   * One call with its retries: after a 429 it waits the `Retry-After` the service asked for; after a 5xx or a
+   * failed connection it waits `backoffMs`, doubling each time; it gives up after `maxAttempts`.
+   */
+  private async withRetries(attempt: () => Promise<Response>): Promise<Response> {
+    const attempts = this.options.maxAttempts ?? 4;
+    let wait = this.options.backoffMs ?? 200;
+    for (let number = 1; ; number += 1) {
+      let answer: Response | undefined;
+      try {
+        answer = await attempt();
+      } catch (error) {
+        if (number >= attempts) throw error;
+      }
+      if (answer !== undefined) {
+        if (number >= attempts || (answer.status !== 429 && answer.status < 500)) return answer;
+        if (answer.status === 429) {
+          const retryAfter = Number(answer.headers.get('retry-after'));
+          await sleep((Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 1) * 1000);
+          continue;
+        }
+      }
+      await sleep(wait);
+      wait *= 2;
+    }
+  }
+
+  private async sendOnce(method: string, path: string, body?: unknown): Promise<Response> {
+    return this.fetch(`${this.options.baseUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${await this.accessToken()}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
   }
 
   private async accessToken(): Promise<string> {
@@ -116,6 +151,10 @@ export class BvsClient {
     this.token = { value: parsed.access_token, renewAt: this.now() + (parsed.expires_in ?? 0) * 1000 - margin };
     return this.token.value;
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 async function errorCode(answer: Response): Promise<string | undefined> {
