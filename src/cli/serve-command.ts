@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { buildContractReport, formatOfFile, renderReport } from '../contract';
 import { isClockMode, resolveStartTime, START_TIME_FORMS, type ClockMode } from '../clock';
@@ -26,6 +27,8 @@ interface ServeFlags {
   speed: number;
   http: boolean;
   tlsCert?: string;
+  tlsHostnames: string[];
+  writeCertificate?: string;
   tlsKey?: string;
   strict: boolean;
   publicUrl?: string;
@@ -67,6 +70,19 @@ function startTime(value: string): string {
 function tokenClock(value: string): TokenClock {
   if (value !== 'simulated' && value !== 'wall') throw new InvalidArgumentError('must be simulated or wall');
   return value;
+}
+
+/** `--tls-hostnames a,b`: each a DNS name or an IP address, added to the ones given before. */
+function hostnames(value: string, previous: string[]): string[] {
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  for (const name of names) {
+    if (!/^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(name) && isIP(name) === 0)
+      throw new InvalidArgumentError(`"${name}" is not a host name or IP address; give names like bvs,bvs.ci.internal`);
+  }
+  return [...previous, ...names];
 }
 
 function speed(value: string): number {
@@ -133,6 +149,20 @@ export function serveCommand(version: string): Command {
     .addOption(new Option('--http', 'serve plain HTTP instead of HTTPS (BVS_MOCK_HTTP=true)').default(false))
     .addOption(new Option('--tls-cert <file>', 'certificate (PEM) instead of a self-signed one').env('BVS_MOCK_TLS_CERT'))
     .addOption(new Option('--tls-key <file>', 'private key (PEM) of --tls-cert').env('BVS_MOCK_TLS_KEY'))
+    .addOption(
+      new Option(
+        '--tls-hostnames <names>',
+        "more names for the self-signed certificate, comma-separated, like a CI service name (it always names localhost, 127.0.0.1 and the public URL's host)",
+      )
+        .env('BVS_MOCK_TLS_HOSTNAMES')
+        .default([])
+        .argParser(hostnames),
+    )
+    .addOption(
+      new Option('--write-certificate <file>', 'write the certificate served (PEM) to FILE on start, for clients to trust (also GET /_mock/certificate)').env(
+        'BVS_MOCK_WRITE_CERTIFICATE',
+      ),
+    )
     .addOption(
       new Option(
         '--report <file>',
@@ -222,6 +252,9 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
     throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate');
   if (flags.webhookSecret !== undefined && flags.webhookUrl === undefined) throw new Error('--webhook-secret goes with --webhook-url');
   if (flags.http && flags.tlsCert !== undefined) throw new Error('--http serves plain HTTP, so --tls-cert and --tls-key have no use with it');
+  if (flags.http && flags.writeCertificate !== undefined) throw new Error('--http serves plain HTTP, so there is no certificate for --write-certificate');
+  if (flags.tlsCert !== undefined && flags.tlsHostnames.length > 0)
+    throw new Error('--tls-hostnames names the self-signed certificate; with --tls-cert, the names are those of your certificate');
   const config = loadConfig(flags.config);
   const tls = flags.tlsCert !== undefined ? { cert: readPem(flags.tlsCert, '--tls-cert'), key: readPem(flags.tlsKey!, '--tls-key') } : undefined;
   let server: StartedServer;
@@ -238,6 +271,7 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
       tolerance: flags.tolerance,
       http: flags.http,
       tls,
+      tlsHostnames: flags.tlsHostnames,
       host: flags.host,
       port: flags.port,
       publicUrl: flags.publicUrl,
@@ -255,6 +289,14 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
     if (code === 'EADDRNOTAVAIL')
       throw new Error(`cannot listen on ${flags.host}: no such address on this machine; try --host 127.0.0.1 or 0.0.0.0`, { cause: error });
     throw error;
+  }
+  if (flags.writeCertificate !== undefined) {
+    try {
+      writeFileSync(flags.writeCertificate, server.certificate!);
+    } catch (error) {
+      await server.close();
+      throw new Error(`--write-certificate ${flags.writeCertificate}: cannot write the certificate: ${(error as Error).message}`, { cause: error });
+    }
   }
   let stopping = false;
   const stop = (signal: string) => {

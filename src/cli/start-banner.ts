@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import type { StartedServer } from '../http/start-server';
 
 /** What the start-up block needs to know beyond the running server. */
@@ -21,7 +22,9 @@ export interface BannerInput {
  */
 export function startBanner({ server, version, seed, startTime, tokenClock, tolerance }: BannerInput): string {
   const { registry, clock, scenarios } = server.services;
-  const scheme = server.url.startsWith('https') ? 'HTTPS, self-signed certificate unless --tls-cert was given (curl -k, or trust it)' : 'plain HTTP (--http)';
+  const scheme = server.url.startsWith('https')
+    ? 'HTTPS, self-signed certificate unless --tls-cert was given: trust it from /_mock/certificate, or curl -k'
+    : 'plain HTTP (--http)';
   const lines = [`bvs-mock ${version} listening on ${server.url} (${scheme})`, ''];
   const row = (label: string, value: string) => lines.push(`  ${label.padEnd(14)} ${value}`);
   row('API', `${server.url}/api/v2`);
@@ -49,6 +52,10 @@ export function startBanner({ server, version, seed, startTime, tokenClock, tole
   if (server.services.controlToken !== null)
     row('', 'locked: send Authorization: Bearer <the --control-token value>; GET /_mock/health and /_mock/openapi.json stay open');
   row('OpenAPI', `${server.url}/openapi.yaml  ${server.url}/openapi.json`);
+  if (server.certificate !== null) {
+    const names = new X509Certificate(server.certificate).subjectAltName?.replace(/DNS:|IP Address:/g, '') ?? 'none';
+    row('Certificate', `${server.url}/_mock/certificate  (valid for ${names}; --tls-hostnames adds names)`);
+  }
   const described = clock.describe();
   const seeded = seed === undefined ? 'seed 1 (default; pre-signed URLs use a random key)' : `seed ${seed} (pre-signed URLs use a key derived from it)`;
   const origin =

@@ -175,6 +175,11 @@ export const problems = {
       [],
       retryAfterS === null ? {} : { 'retry-after': String(retryAfterS) },
     ),
+  noCertificate: () =>
+    new ApiProblem(
+      'not_found',
+      'This bvs-mock serves plain HTTP (--http) or runs in-process, so it presents no certificate. Use http:// with it, or start it without --http.',
+    ),
   revokedToken: () =>
     new ApiProblem(
       'invalid_token',

@@ -47,6 +47,8 @@ export interface ApiServices {
   bodyLimit: number;
   /** The bearer token the control API asks for (`--control-token`); null: the control API is open. */
   controlToken: string | null;
+  /** The certificate the server presents (PEM), for `GET /_mock/certificate`; null over plain HTTP and in-process. */
+  certificate: string | null;
   /** Runs the clock and waits for deliveries until nothing is left (`POST /_mock/clock/run`). */
   /**
    * Moves the clock `ms` forward and answers how many timers fired; a manual clock moves instant by

@@ -229,6 +229,7 @@ export function createMock(options: MockOptions = {}): Mock {
     requireHttps: options.requireHttps ?? true,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     controlToken: options.controlToken ?? null,
+    certificate: null,
     reset: () =>
       resetMock({
         deliveries,

@@ -8,8 +8,9 @@ export interface TlsMaterial {
 
 /**
  * Makes the self-signed certificate `bvs-mock serve` uses unless one is given
- * (docs/design.md, Command line): valid for localhost, 127.0.0.1 and ::1 (and the
- * listening host), for 30 days. Clients must trust it or skip verification.
+ * (docs/design.md, Command line): valid for localhost, 127.0.0.1 and ::1, the
+ * listening host and the names given (`--tls-hostnames`, the public URL's host), for
+ * 30 days. Clients trust it by fetching it from `GET /_mock/certificate`.
  */
 export async function selfSignedCertificate(hosts: readonly string[] = []): Promise<TlsMaterial> {
   const names = [...new Set(['localhost', ...hosts.filter((host) => !/^[\d.:]+$/.test(host) && host !== '0.0.0.0')])];

@@ -11,6 +11,12 @@ export interface ServerOptions extends MockOptions {
   http?: boolean;
   /** A certificate and key to use instead of a self-signed one. */
   tls?: TlsMaterial;
+  /**
+   * More names the self-signed certificate is valid for (`--tls-hostnames`), like the service name a CI job
+   * reaches bvs-mock by (`bvs`); it always names localhost, 127.0.0.1, ::1, the listening host and the public
+   * URL's host.
+   */
+  tlsHostnames?: readonly string[];
   /** How long each stage of a connection may take; each field left out keeps its default (DEFAULT_CONNECTION_TIMEOUTS in node-server.ts). */
   timeouts?: Partial<ConnectionTimeouts>;
 }
@@ -30,8 +36,10 @@ export interface StartedServer extends Mock {
  */
 export async function startServer(options: ServerOptions = {}): Promise<StartedServer> {
   const host = options.host ?? '127.0.0.1';
-  const tls = options.http ? null : (options.tls ?? (await selfSignedCertificate([host])));
+  const publicHost = options.publicUrl === undefined ? [] : [new URL(options.publicUrl).hostname.replace(/^\[|\]$/g, '')];
+  const tls = options.http ? null : (options.tls ?? (await selfSignedCertificate([host, ...publicHost, ...(options.tlsHostnames ?? [])])));
   const mock = createMock({ ...options, requireHttps: options.requireHttps ?? !options.http });
+  mock.services.certificate = tls?.cert ?? null;
   let server: RunningServer;
   try {
     server = await startNodeServer({

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { X509Certificate } from 'node:crypto';
 import { connect } from 'node:tls';
 import { startWebhookReceiver } from '../../src/testing';
 import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
@@ -190,6 +191,23 @@ test('BVS_MOCK_TOKEN_CLOCK=wall puts OAuth tokens on the wall clock, said in the
   const refused = serve(['--port', '0', '--token-clock', 'real']);
   expect((await refused.exit).code).toBe(1);
   expect(refused.stderr()).toMatch(/--token-clock <clock>' argument 'real' is invalid\. must be simulated or wall/);
+});
+
+test('BVS_MOCK_TLS_HOSTNAMES names the certificate, --write-certificate writes it on start, and a bad name stops start-up', async () => {
+  const file = join(scratch, 'served.pem');
+  const served = serve(['--port', '0', '--write-certificate', file], { BVS_MOCK_TLS_HOSTNAMES: 'bvs,bvs.ci.internal' });
+  const url = urlOf(await served.banner);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const pem = readFileSync(file, 'utf8');
+  const lines = (text: string) => text.replace(/\r\n/g, '\n').trim();
+  expect(lines(pem)).toBe(lines(await presentedCertificate(url)));
+  expect(new X509Certificate(pem).subjectAltName).toContain('DNS:bvs, DNS:bvs.ci.internal');
+  expect(served.stdout()).toMatch(
+    /Certificate\s+https:\/\/127\.0\.0\.1:\d+\/_mock\/certificate {2}\(valid for localhost, bvs, bvs\.ci\.internal, 127\.0\.0\.1/,
+  );
+  const refused = serve(['--port', '0', '--tls-hostnames', 'bad name']);
+  expect((await refused.exit).code).toBe(1);
+  expect(refused.stderr()).toContain('"bad name" is not a host name or IP address');
 });
 
 test('SIGTERM with webhook deliveries still pending says how many will not be sent', async () => {

@@ -14,8 +14,8 @@ const t = useTestServer({ controlToken: TOKEN }, { reset: false });
 /** A control call with the right token. */
 const control = (method: string, path: string, body?: unknown) => t.json(method, path, body, bearer(TOKEN));
 
-/** Control routes that must stay reachable without the token: readiness probes, and the control API's document (no secret in it). */
-const OPEN = new Set(['control.health', 'control.document.json', 'control.document.yaml']);
+/** Control routes that must stay reachable without the token: readiness probes, the control API's document and the certificate (no secret in them). */
+const OPEN = new Set(['control.health', 'control.document.json', 'control.document.yaml', 'control.certificate']);
 
 const lockedRoutes = allRoutes().filter((route) => route.access.kind === 'control' && !OPEN.has(route.operation));
 

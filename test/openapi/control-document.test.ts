@@ -110,6 +110,7 @@ describe('against a running bvs-mock locked with a control token', () => {
     await ok('GET', '/_mock/health');
     await ok('GET', '/_mock/openapi.json');
     await ok('GET', '/_mock/openapi.yaml');
+    await ok('GET', '/_mock/certificate');
     await ok('POST', '/_mock/reset');
     await ok('GET', '/_mock/clock');
     await ok('GET', '/_mock/scenarios');

@@ -1,4 +1,5 @@
 import type { Route } from '../router';
+import { certificateRoute } from './certificate-route';
 import { controlRoutes } from './control-routes';
 import { deliveryRoutes } from './delivery-routes';
 import { controlDocumentRoutes } from './openapi-routes';
@@ -11,5 +12,5 @@ import { reportRoute } from './report-route';
  * found in payloads, not operations a test calls, so they are not in it.
  */
 export function controlOperations(): Route[] {
-  return [...controlRoutes, ...deliveryRoutes, ...receiverCheckRoutes, reportRoute, ...controlDocumentRoutes()];
+  return [...controlRoutes, certificateRoute, ...deliveryRoutes, ...receiverCheckRoutes, reportRoute, ...controlDocumentRoutes()];
 }
