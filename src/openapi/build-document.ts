@@ -1,3 +1,4 @@
+import { VERSION } from '../version';
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { apiOperations } from '../http/routes/api-operations';
 import { registerRoutes } from './register-routes';
@@ -28,7 +29,8 @@ export function buildOpenApiDocument(): OpenApiDocument {
   registerWebhooks(registry);
   return generateDocument(registry, {
     title: 'Business Validation Service (bvs-mock)',
-    version: '2',
+    // bvs-mock's version, the one `bvs-mock --version`, /_mock/health and the webhooks' User-Agent show; the API version is in the paths (/api/v2).
+    version: VERSION,
     description: DESCRIPTION,
     server: 'The service, or bvs-mock (HTTPS on port 4010 by default).',
     tags: [

@@ -42,6 +42,9 @@ export const Health = outbound(
   z.strictObject({
     status: z.literal('ok'),
     version: z.string().openapi({ description: "bvs-mock's version." }),
+    imitates: outbound(
+      z.strictObject({ service: z.string(), api: z.string().openapi({ description: 'Base path of the API version imitated.', example: '/api/v2' }) }),
+    ),
     clock: ClockDescription,
     retention: outbound(
       z.strictObject({

@@ -26,7 +26,7 @@ import { problems, unwrap } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { encodeCursor, readPageQuery } from '../page-query';
 import { checkBody } from '../read-body';
-import { VERSION } from '../../version';
+import { IMITATES, VERSION } from '../../version';
 import type { Route } from '../router';
 import { informationRequestRoutes } from './information-request-routes';
 import { scenarioRoutes } from './scenario-routes';
@@ -85,6 +85,7 @@ export const controlRoutes: Route[] = [
       jsonResponse(200, {
         status: 'ok',
         version: VERSION,
+        imitates: IMITATES,
         clock: context.services.clock.describe(),
         retention: { ...context.services.engine.retention(), journal: context.services.journal.retention() },
         deliveries: { ...context.services.deliveries.retention(), counts: context.services.deliveries.counts() },
