@@ -10,7 +10,8 @@ import { DEFAULT_MAX_DELIVERY_RECORDS } from '../delivery/deliveries';
 import { DEFAULT_MAX_VALIDATIONS } from '../engine';
 import { DEFAULT_MAX_JOURNAL_ENTRIES } from '../http/request-journal';
 import type { TokenClock } from '../http/access-tokens';
-import { startBanner } from './start-banner';
+import { runningModes, startBanner } from './start-banner';
+import { ServeLog, type LogFormat } from './serve-log';
 
 /** Options of `bvs-mock serve`, after flags and environment variables are read. */
 interface ServeFlags {
@@ -28,6 +29,8 @@ interface ServeFlags {
   http: boolean;
   tlsCert?: string;
   tlsHostnames: string[];
+  logFormat: LogFormat;
+  quiet: boolean;
   writeCertificate?: string;
   tlsKey?: string;
   strict: boolean;
@@ -171,6 +174,13 @@ export function serveCommand(version: string): Command {
     )
     .addOption(new Option('--strict', 'refuse requests with unknown fields instead of recording them (BVS_MOCK_STRICT=true)').default(false))
     .addOption(
+      new Option('--log-format <format>', 'text (one readable line per request and delivery attempt) or json (one object a line, stable field names)')
+        .env('BVS_MOCK_LOG_FORMAT')
+        .choices(['text', 'json'])
+        .default('text'),
+    )
+    .addOption(new Option('--quiet', 'no line per request or delivery attempt; the start block and errors only (BVS_MOCK_QUIET=true)').default(false))
+    .addOption(
       new Option(
         '--tolerance',
         'tolerance mode: every webhook carries fields and values the spec does not list, so your reader proves tolerant (BVS_MOCK_TOLERANCE=true)',
@@ -229,6 +239,7 @@ const BOOLEAN_VARIABLES = {
   http: 'BVS_MOCK_HTTP',
   strict: 'BVS_MOCK_STRICT',
   tolerance: 'BVS_MOCK_TOLERANCE',
+  quiet: 'BVS_MOCK_QUIET',
   allowHttpWebhooks: 'BVS_MOCK_ALLOW_HTTP_WEBHOOKS',
   insecureWebhookTls: 'BVS_MOCK_INSECURE_WEBHOOK_TLS',
 } as const;
@@ -256,6 +267,7 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
   if (flags.tlsCert !== undefined && flags.tlsHostnames.length > 0)
     throw new Error('--tls-hostnames names the self-signed certificate; with --tls-cert, the names are those of your certificate');
   const config = loadConfig(flags.config);
+  const log = new ServeLog(flags.logFormat, (line) => process.stdout.write(`${line}\n`));
   const tls = flags.tlsCert !== undefined ? { cert: readPem(flags.tlsCert, '--tls-cert'), key: readPem(flags.tlsKey!, '--tls-key') } : undefined;
   let server: StartedServer;
   try {
@@ -269,6 +281,8 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
       tokenClock: flags.tokenClock,
       strict: flags.strict,
       tolerance: flags.tolerance,
+      onRequest: flags.quiet ? undefined : (entry, control) => log.request(entry, control),
+      onDeliveryAttempt: flags.quiet ? undefined : (delivery, attempt) => log.delivery(delivery, attempt),
       http: flags.http,
       tls,
       tlsHostnames: flags.tlsHostnames,
@@ -310,16 +324,33 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
         pending === 0
           ? ''
           : `; ${pending} webhook deliver${pending === 1 ? 'y was' : 'ies were'} still pending and will not be sent (GET /_mock/events?status=pending showed them)`;
-      process.stdout.write(`bvs-mock: stopped (${signal})${dropped}\n`);
+      if (flags.logFormat === 'json') log.json('stop', { message: `bvs-mock: stopped (${signal})${dropped}`, signal, pending_deliveries: pending });
+      else process.stdout.write(`bvs-mock: stopped (${signal})${dropped}\n`);
       process.exit(reported ? 0 : 1);
     });
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
   // The banner last: a supervisor that stops bvs-mock as soon as it reads the banner finds the signal handlers in place.
-  process.stdout.write(
-    startBanner({ server, version, seed: flags.seed, startTime: flags.startTime, tokenClock: flags.tokenClock, tolerance: flags.tolerance }),
-  );
+  const banner = {
+    server,
+    version,
+    seed: flags.seed,
+    startTime: flags.startTime,
+    tokenClock: flags.tokenClock,
+    tolerance: flags.tolerance,
+    strict: flags.strict,
+  };
+  if (flags.logFormat === 'json') {
+    log.json('start', {
+      message: `bvs-mock ${version} listening on ${server.url}`,
+      version,
+      url: server.url,
+      modes: runningModes(banner),
+      control_api: `${server.url}/_mock`,
+      openapi: `${server.url}/openapi.json`,
+    });
+  } else process.stdout.write(startBanner(banner));
 }
 
 /**

@@ -13,6 +13,21 @@ export interface BannerInput {
   tokenClock?: 'simulated' | 'wall';
   /** --tolerance. */
   tolerance?: boolean;
+  /** --strict. */
+  strict?: boolean;
+}
+
+/** The modes a bvs-mock runs in, as the start block and the JSON start line say them. */
+export function runningModes({ server, tokenClock, tolerance, strict }: BannerInput) {
+  const described = server.services.clock.describe();
+  return {
+    transport: server.url.startsWith('https') ? 'https' : 'http',
+    clock: described.mode === 'realtime' ? `realtime x${described.speed}` : described.mode,
+    strict: strict === true,
+    tolerance: tolerance === true,
+    token_clock: tokenClock ?? 'simulated',
+    control_token: server.services.controlToken !== null,
+  };
 }
 
 /**
@@ -20,13 +35,19 @@ export interface BannerInput {
  * base URL, credentials, control API, clock, scenarios with their TINs, and a
  * first command to try.
  */
-export function startBanner({ server, version, seed, startTime, tokenClock, tolerance }: BannerInput): string {
+export function startBanner(input: BannerInput): string {
+  const { server, version, seed, startTime, tokenClock, tolerance } = input;
   const { registry, clock, scenarios } = server.services;
   const scheme = server.url.startsWith('https')
     ? 'HTTPS, self-signed certificate unless --tls-cert was given: trust it from /_mock/certificate, or curl -k'
     : 'plain HTTP (--http)';
   const lines = [`bvs-mock ${version} listening on ${server.url} (${scheme})`, ''];
   const row = (label: string, value: string) => lines.push(`  ${label.padEnd(14)} ${value}`);
+  const modes = runningModes(input);
+  row(
+    'Modes',
+    `${modes.transport === 'https' ? 'HTTPS' : 'HTTP (--http)'}, clock ${modes.clock}, strict ${modes.strict ? 'on' : 'off'}, tolerance ${modes.tolerance ? 'on' : 'off'}, tokens on the ${modes.token_clock} clock${modes.control_token ? ', control API locked' : ''}`,
+  );
   row('API', `${server.url}/api/v2`);
   for (const organization of registry.list()) {
     const suffix = organization.id === registry.defaultId ? ' (default)' : '';

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { realDelay, systemTime } from '../clock';
 import type { ObservedRequest } from '../faults/client-observer';
 import { DELIVERY_ORIGIN_HEADER } from '../delivery/deliveries';
-import type { Issue } from '../schemas';
+import type { Issue, JournalEntry } from '../schemas';
 import { ApiProblem, problems } from './api-problem';
 import type { ApiServices } from './api-services';
 import { authenticate, type Principal } from './authenticate';
@@ -130,18 +130,27 @@ export function createApiCore(services: ApiServices): ApiCore {
       }
       response.headers['x-request-id'] = requestId;
       if (request.method === 'HEAD') response = { ...response, body: '' };
-      if (match?.route.access.kind !== 'control') {
-        services.journal.record({
-          id: requestId,
-          at: services.clock.iso(),
-          method: request.method,
-          path: request.path,
-          operation: match?.route.operation ?? null,
-          organization_id: context?.callerOrganizationId ?? null,
-          status: response.status,
-          duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
-          violations: [...(context?.violations ?? []), ...problemIssues],
-        });
+      const control = match?.route.access.kind === 'control';
+      const entry: JournalEntry = {
+        id: requestId,
+        at: services.clock.iso(),
+        method: request.method,
+        path: request.path,
+        operation: match?.route.operation ?? null,
+        organization_id: context?.callerOrganizationId ?? null,
+        status: response.status,
+        duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+        violations: [...(context?.violations ?? []), ...problemIssues],
+      };
+      if (services.onRequest !== undefined) {
+        try {
+          services.onRequest(entry, control);
+        } catch (error) {
+          services.logError(requestId, error);
+        }
+      }
+      if (!control) {
+        services.journal.record(entry);
         services.observer.record({
           id: requestId,
           wallMs: arrivedAt,

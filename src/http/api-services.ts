@@ -12,6 +12,7 @@ import type { AnswerCache } from './answer-cache';
 import type { RequestJournal } from './request-journal';
 import type { ReceiverCheckStore } from '../probes/receiver-check-store';
 import type { ClientObserver } from '../faults/client-observer';
+import type { JournalEntry } from '../schemas';
 
 /** Largest request body accepted (docs/fidelity.md row 26). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -49,6 +50,8 @@ export interface ApiServices {
   controlToken: string | null;
   /** The certificate the server presents (PEM), for `GET /_mock/certificate`; null over plain HTTP and in-process. */
   certificate: string | null;
+  /** Called after every request, API and control (`bvs-mock serve`'s request log); `control` says which. */
+  onRequest?: (entry: JournalEntry, control: boolean) => void;
   /** Runs the clock and waits for deliveries until nothing is left (`POST /_mock/clock/run`). */
   /**
    * Moves the clock `ms` forward and answers how many timers fired; a manual clock moves instant by

@@ -18,6 +18,7 @@ import { resetMock } from './reset-mock';
 import { VERSION } from '../version';
 import { ReceiverCheckStore } from '../probes/receiver-check-store';
 import { ClientObserver } from '../faults/client-observer';
+import type { JournalEntry } from '../schemas';
 
 /** Limits on what a long-running bvs-mock keeps (docs/fidelity.md, "Retention"); each has a default. */
 export interface RetentionOptions {
@@ -90,6 +91,8 @@ export interface MockOptions {
   retention?: RetentionOptions;
   /** Called after every delivery attempt. */
   onDeliveryAttempt?: DeliveriesOptions['onAttempt'];
+  /** Called after every request, API and control, with its journal entry (`bvs-mock serve` logs them); `control` says which. */
+  onRequest?: (entry: JournalEntry, control: boolean) => void;
   /** Where unexpected errors go; default stderr. */
   logError?: (requestId: string, error: unknown) => void;
 }
@@ -230,6 +233,7 @@ export function createMock(options: MockOptions = {}): Mock {
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     controlToken: options.controlToken ?? null,
     certificate: null,
+    onRequest: options.onRequest,
     reset: () =>
       resetMock({
         deliveries,

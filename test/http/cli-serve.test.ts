@@ -210,6 +210,80 @@ test('BVS_MOCK_TLS_HOSTNAMES names the certificate, --write-certificate writes i
   expect(refused.stderr()).toContain('"bad name" is not a host name or IP address');
 });
 
+describe('the log a container needs', () => {
+  async function servedWithTraffic(args: string[], env: Record<string, string> = {}): Promise<string[]> {
+    const receiver = await startWebhookReceiver();
+    try {
+      const served = serve(['--port', '0', '--http', '--webhook-url', receiver.url, '--allow-http-webhooks', ...args], env);
+      const url = urlOf(await served.banner);
+      const client = httpClient({ baseUrl: url.origin, ca: null });
+      await client.request('/api/v2/entity_validations', {
+        method: 'POST',
+        headers: { authorization: 'Bearer test_key_default', 'content-type': 'application/json' },
+        body: JSON.stringify({ tin: '76354771-K', country: 'CL', nickname: 'x' }),
+      });
+      await client.request('/_mock/clock/run', { method: 'POST' });
+      client.close();
+      served.child.kill('SIGTERM');
+      await served.exit;
+      return served.stdout().split('\n').filter(Boolean);
+    } finally {
+      await receiver.close();
+    }
+  }
+
+  test('by default, one readable line per request (with its violations) and per delivery attempt, and the modes in the start block', async () => {
+    const lines = await servedWithTraffic(['--strict']);
+    expect(lines).toContainEqual(expect.stringMatching(/^\s+Modes\s+HTTP \(--http\), clock instant, strict on, tolerance off, tokens on the simulated clock$/));
+    expect(lines.filter((line) => / POST {3}\/api\/v2\/entity_validations 422 [\d.]+ ms {2}req_\d+/.test(line))).toHaveLength(1);
+    expect(lines.filter((line) => line.includes('DELIVER '))).toEqual([]);
+    const relaxed = await servedWithTraffic([]);
+    expect(relaxed.find((line) => line.includes('POST   /api/v2/entity_validations 201'))).toMatch(/1 violation: \$\.nickname unknown_field$/);
+    expect(relaxed.filter((line) => / DELIVER data_source_run_batch\.ready -> http:\/\/127\.0\.0\.1:\d+\/hooks 200 /.test(line))).toHaveLength(1);
+  });
+
+  test('--log-format json: every line is one JSON object with stable field names, start to stop', async () => {
+    const lines = await servedWithTraffic(['--log-format', 'json']);
+    const objects = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(objects[0]).toMatchObject({
+      kind: 'start',
+      version: expect.any(String),
+      modes: { transport: 'http', clock: 'instant', strict: false, tolerance: false },
+    });
+    expect(objects.at(-1)).toMatchObject({ kind: 'stop', signal: 'SIGTERM', pending_deliveries: 0 });
+    const request = objects.find((object) => object.kind === 'request' && object.path === '/api/v2/entity_validations')!;
+    expect(Object.keys(request).sort()).toEqual(
+      ['control', 'duration_ms', 'kind', 'method', 'operation', 'organization_id', 'path', 'request_id', 'simulated_at', 'status', 'time', 'violations'].sort(),
+    );
+    expect(request).toMatchObject({ method: 'POST', status: 201, violations: 1, control: false });
+    const delivery = objects.find((object) => object.kind === 'delivery')!;
+    expect(Object.keys(delivery).sort()).toEqual(
+      [
+        'attempt',
+        'delivery_status',
+        'duration_ms',
+        'error',
+        'event_id',
+        'kind',
+        'next_attempt_at',
+        'simulated_at',
+        'status',
+        'time',
+        'trigger',
+        'type',
+        'url',
+      ].sort(),
+    );
+  });
+
+  test('--quiet (BVS_MOCK_QUIET=true) keeps the start block and the stop line, and no line per request or delivery', async () => {
+    const lines = await servedWithTraffic([], { BVS_MOCK_QUIET: 'true' });
+    expect(lines.some((line) => line.includes(' listening on '))).toBe(true);
+    expect(lines.at(-1)).toBe('bvs-mock: stopped (SIGTERM)');
+    expect(lines.filter((line) => /^\d{4}-\d\d-\d\dT/.test(line))).toEqual([]);
+  });
+});
+
 test('SIGTERM with webhook deliveries still pending says how many will not be sent', async () => {
   const receiver = await startWebhookReceiver({ respond: () => 500 });
   try {
