@@ -10,9 +10,11 @@ RUN npm ci --ignore-scripts --no-audit --no-fund && npm run build && npm prune -
 
 FROM node:20-bookworm-slim
 WORKDIR /app
+# Scenario files mounted at /app/scenarios.d are loaded beside the built-in ones (empty by default).
 ENV NODE_ENV=production \
     BVS_MOCK_HOST=0.0.0.0 \
-    BVS_MOCK_PORT=4010
+    BVS_MOCK_PORT=4010 \
+    BVS_MOCK_SCENARIOS=scenarios.d
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/vendor ./vendor
@@ -20,6 +22,7 @@ COPY package.json ./
 COPY bin ./bin
 COPY scenarios ./scenarios
 COPY openapi ./openapi
+RUN mkdir -p scenarios.d
 EXPOSE 4010
 USER node
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s \
