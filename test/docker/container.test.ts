@@ -26,6 +26,7 @@ const IMAGE = `localhost/bvs-mock-test:${process.pid}`;
 const containers: string[] = [];
 let scratch: string;
 let receiver: WebhookReceiver;
+let imageLayersBytes = 0;
 
 /** An HTTPS request to the published port, verified against `ca` as `servername` (or not verified, without `ca`). */
 function fetchTls(
@@ -82,8 +83,9 @@ describeWithPodman('the image, built and run with podman', () => {
     process.stdout.write(`podman: building ${IMAGE} from the Dockerfile on ${BASE_IMAGE} (a local stand-in, not the official image)\n`);
     podman(['build', '--pull=never', '--network=host', '--format', 'docker', '-t', IMAGE, ROOT], { timeoutMs: 600_000 });
     const size = (image: string) => Number(podman(['image', 'inspect', '--format', '{{.Size}}', image]).trim());
+    imageLayersBytes = size(IMAGE) - size(BASE_IMAGE);
     process.stdout.write(
-      `podman: image ${(size(IMAGE) / 1e6).toFixed(0)} MB, of which bvs-mock's layers ${((size(IMAGE) - size(BASE_IMAGE)) / 1e6).toFixed(0)} MB\n`,
+      `podman: image ${(size(IMAGE) / 1e6).toFixed(0)} MB, of which bvs-mock's layers ${(imageLayersBytes / 1e6).toFixed(1)} MB (budget 25 MB)\n`,
     );
   });
 
@@ -103,6 +105,13 @@ describeWithPodman('the image, built and run with podman', () => {
     await receiver?.close();
     rmSync(scratch, { recursive: true, force: true });
     removePodmanScratch();
+  });
+
+  test("bvs-mock's own layers stay within 25 MB: one bundled file, no node_modules", () => {
+    expect(imageLayersBytes).toBeGreaterThan(0);
+    expect(imageLayersBytes).toBeLessThan(25 * 1024 * 1024);
+    const listed = podman(['run', '--rm', '--entrypoint', 'ls', IMAGE, '/app']);
+    expect(listed.split('\n').filter(Boolean).sort()).toEqual(['bin', 'bundle', 'openapi', 'package.json', 'scenarios', 'scenarios.d']);
   });
 
   test('configured by environment variables only: health check, HTTPS as "bvs" with the fetched certificate, a webhook to the host, a mounted scenario, the node user, and SIGTERM to exit 0', async () => {

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Issue, ParseResult, Scenario } from '../../schemas';
+import { PACKAGE_ROOT } from '../../package-root';
 import { loadScenarioFile } from './load-scenario-file';
 import { ScenarioFileError } from './scenario-file-error';
 import { displayPath, type ScenarioFileIssue } from './scenario-file-issue';
@@ -11,7 +12,7 @@ import { scenarioTins, tinKey } from './scenario-tins';
  * The package's `scenarios/` folder. This file runs from `src/engine/scenarios` under jest and from
  * `dist/engine/scenarios` once built; both are three levels below the package root.
  */
-export const BUILT_IN_SCENARIOS_DIR = path.resolve(__dirname, '..', '..', '..', 'scenarios');
+export const BUILT_IN_SCENARIOS_DIR = path.join(PACKAGE_ROOT, 'scenarios');
 
 /** The files {@link ScenarioLibrary.loadDirectory} reads. */
 const SCENARIO_FILE = /\.(ya?ml|json)$/i;

@@ -1,0 +1,24 @@
+// Writes bundle/bvs-mock.js (and its source map): the command line and server of dist/ with its runtime
+// dependencies in one minified CommonJS file, for the container image, which then ships no node_modules (a
+// small layer, a fast start: one file to read and compile). faker, which only generated trees need and which
+// is half the code, goes to a file of its own that the bundle loads on first use. msw is left out: the server
+// never loads it (in-process use is the npm package's). Run after `npm run build` (the Dockerfile does);
+// bin/bvs-mock.js uses the bundle where dist/ is absent.
+const { buildSync } = require('esbuild');
+const { mkdirSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+const root = join(__dirname, '..');
+const out = join(root, 'bundle');
+const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', minify: true, keepNames: true, sourcemap: true, legalComments: 'eof', logLevel: 'warning' };
+buildSync({
+  ...common,
+  entryPoints: [join(root, 'dist', 'cli', 'main.js')],
+  outfile: join(out, 'bvs-mock.js'),
+  external: ['msw', 'msw/node', '@mswjs/http-middleware', '../../vendor/msw.js', '@faker-js/faker'],
+});
+// Where `require('@faker-js/faker')` from bundle/bvs-mock.js finds it.
+const faker = join(out, 'node_modules', '@faker-js', 'faker');
+mkdirSync(faker, { recursive: true });
+buildSync({ ...common, entryPoints: [require.resolve('@faker-js/faker')], outfile: join(faker, 'index.js') });
+writeFileSync(join(faker, 'package.json'), `${JSON.stringify({ name: '@faker-js/faker', main: 'index.js' })}\n`);
