@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
-import { ROOT } from '../support/built-cli';
 import { freePort } from '../support/free-port';
-import { BASE_IMAGE, ensureBaseImage, podman, podmanUnavailable, removePodmanScratch } from '../support/podman';
+import { BASE_IMAGE, podman, podmanUnavailable, removePodmanScratch } from '../support/podman';
+import { ensureTestImage } from '../support/test-image';
 
 // The image as client CI runs it, for real: built with podman from the unchanged Dockerfile (on a stand-in for
 // the node base image, since no registry is reachable here; said in the output), run with a published port,
@@ -22,7 +22,7 @@ if (unavailable !== null && process.env.CI === 'true') throw new Error(`containe
 const describeWithPodman = unavailable === null ? describe : describe.skip;
 if (unavailable !== null) process.stderr.write(`container tests skipped: ${unavailable}\n`);
 
-const IMAGE = `localhost/bvs-mock-test:${process.pid}`;
+let IMAGE: string;
 const containers: string[] = [];
 let scratch: string;
 let receiver: WebhookReceiver;
@@ -79,9 +79,8 @@ describeWithPodman('the image, built and run with podman', () => {
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'bvs-mock-container-'));
     receiver = await startWebhookReceiver({ host: '0.0.0.0', publicHost: 'host.containers.internal' });
-    ensureBaseImage((line) => process.stdout.write(`${line}\n`));
-    process.stdout.write(`podman: building ${IMAGE} from the Dockerfile on ${BASE_IMAGE} (a local stand-in, not the official image)\n`);
-    podman(['build', '--pull=never', '--network=host', '--format', 'docker', '-t', IMAGE, ROOT], { timeoutMs: 600_000 });
+    // Built once for every container test file of the run (test/support/test-image.ts), and kept for the next.
+    IMAGE = ensureTestImage((line) => process.stdout.write(`${line}\n`));
     const size = (image: string) => Number(podman(['image', 'inspect', '--format', '{{.Size}}', image]).trim());
     imageLayersBytes = size(IMAGE) - size(BASE_IMAGE);
     process.stdout.write(
@@ -96,11 +95,6 @@ describeWithPodman('the image, built and run with podman', () => {
       } catch {
         // Already gone.
       }
-    }
-    try {
-      podman(['rmi', '-f', IMAGE]);
-    } catch {
-      // Never built.
     }
     await receiver?.close();
     rmSync(scratch, { recursive: true, force: true });

@@ -14,6 +14,11 @@ const work = mkdtempSync(join(tmpdir(), 'bvs-mock-podman-'));
 const conf = join(work, 'containers.conf');
 writeFileSync(conf, '[containers]\ndefault_ulimits = []\n\n[engine]\ncgroup_manager = "cgroupfs"\n');
 
+/** The environment a podman process needs here (the containers.conf above), for tools that run podman themselves. */
+export function podmanEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, CONTAINERS_CONF: conf };
+}
+
 /** Runs podman with the working configuration; returns stdout, throws with stderr. */
 export function podman(args: string[], options: { timeoutMs?: number } = {}): string {
   const global = ['--runtime', 'runc'];
