@@ -1,4 +1,4 @@
-import type { SimulatedClock } from '../clock';
+import { systemTime, type SimulatedClock } from '../clock';
 import type { OrganizationRegistry } from '../config';
 import type { EngineEvent, IdSource } from '../engine';
 import type { FaultPlan } from '../faults/fault-plan';
@@ -64,8 +64,10 @@ export interface DeliveryFilter {
   resourceId?: string;
   endpointId?: string;
   validationId?: string;
-  /** Only records after this one (the cursor of the previous page). */
+  /** Only records after this one (the cursor of the previous page); with `newestFirst`, only records before it. */
   after?: number;
+  /** Newest first instead of oldest first (the dashboard shows the latest deliveries on top). */
+  newestFirst?: boolean;
   /** At most this many. */
   limit?: number;
 }
@@ -360,6 +362,7 @@ export class Deliveries {
     const attempt: DeliveryAttempt = {
       number: record.attempts.length + 1,
       at,
+      real_at: new Date(systemTime.wallNow()).toISOString(),
       response_code: result.status,
       response_body: result.body,
       duration_ms: result.durationMs,
@@ -411,13 +414,14 @@ export class Deliveries {
     return this.page(filter).events;
   }
 
-  /** One page of deliveries, oldest first, filtered, and the cursor of the next page (null on the last). */
+  /** One page of deliveries, oldest first (or newest first), filtered, and the cursor of the next page (null on the last). */
   page(filter: DeliveryFilter = {}): { events: DeliveryEvent[]; next: number | null } {
     const out: DeliveryEvent[] = [];
     const limit = filter.limit ?? Infinity;
     let last = 0;
-    for (const record of this.records.values()) {
-      if (filter.after !== undefined && record.sequence <= filter.after) continue;
+    const newest = filter.newestFirst === true;
+    for (const record of newest ? [...this.records.values()].reverse() : this.records.values()) {
+      if (filter.after !== undefined && (newest ? record.sequence >= filter.after : record.sequence <= filter.after)) continue;
       if (filter.organizationId !== undefined && record.organizationId !== filter.organizationId) continue;
       if (filter.type !== undefined && record.type !== filter.type) continue;
       if (filter.status !== undefined && record.status !== filter.status) continue;

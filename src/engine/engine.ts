@@ -10,6 +10,8 @@ import type {
   Scenario,
   ScenarioInformationRequest,
   StakeholderInput,
+  ValidationSummary,
+  ValidationTree,
   WebhookEvent,
 } from '../schemas';
 import { EVENT_RESOURCE_KEYS } from '../schemas';
@@ -26,6 +28,7 @@ import { renderValidation } from './render-validation';
 import { TreePlay } from './tree-play';
 import { createPartnerValidation, createRootValidation } from './validation-records';
 import { evictTree } from './evict-tree';
+import { renderTree, summarizeValidation } from './render-tree';
 import { InsertionOrder } from './insertion-order';
 import { didYouMean } from './scenarios/closest-names';
 import { lookupFile, type FileKind, type FileSource } from './file-lookup';
@@ -114,6 +117,9 @@ export class Engine {
   /** Evicted ids (validations, information requests) and their organization, oldest first. */
   private readonly tombstones = new InsertionOrder<string>();
   private evictedValidations = 0;
+  /** Main validations' places in creation order (from 1): the cursor of the dashboard's list. */
+  private readonly ordinals = new Map<string, number>();
+  private created = 0;
   /** Calls that may change state; with the timers the clock fired, {@link stateVersion}. */
   private actions = 0;
   private readonly maxValidations: number;
@@ -224,6 +230,8 @@ export class Engine {
     }
     this.scenarioOf.set(root.id, scenario);
     this.roots.set(root.id, state.id);
+    this.created += 1;
+    this.ordinals.set(root.id, this.created);
     const created = renderValidation(state, root);
     this.enforceRetention();
     return done(created);
@@ -271,6 +279,7 @@ export class Engine {
   private evict(rootId: string): void {
     const organizationId = this.roots.get(rootId)!;
     this.roots.delete(rootId);
+    this.ordinals.delete(rootId);
     const state = this.organizations.get(organizationId);
     const root = state?.validations.get(rootId);
     if (!state || !root) return;
@@ -329,6 +338,41 @@ export class Engine {
     if (!run) return undefined;
     const records = structuredClone(run.records);
     return { data_source_run_id: run.id, type: run.type, count: records.length, records };
+  }
+
+  /**
+   * An organization's main validations, newest first, from just before the one at place `before` (the
+   * dashboard's list), with how many it keeps in all and the place of the last one listed when more remain.
+   */
+  listValidations(organizationId: string, page: { before?: number; limit: number }): { validations: ValidationSummary[]; total: number; next: number | null } {
+    const state = this.organizations.get(organizationId);
+    const ids: string[] = [];
+    for (const id of this.roots.oldest()) if (this.roots.get(id) === organizationId) ids.push(id);
+    const validations: ValidationSummary[] = [];
+    let next: number | null = null;
+    for (let index = ids.length - 1; index >= 0 && state !== undefined; index -= 1) {
+      const id = ids[index]!;
+      const ordinal = this.ordinals.get(id)!;
+      if (page.before !== undefined && ordinal >= page.before) continue;
+      if (validations.length === page.limit) {
+        next = this.ordinals.get(validations.at(-1)!.id)!;
+        break;
+      }
+      validations.push(summarizeValidation(OrganizationState.must(state.validations, id), this.treeFacts(id)));
+    }
+    return { validations, total: ids.length, next };
+  }
+
+  /** A main validation's whole tree as it stands now (the dashboard's tree view), or undefined when the organization has no such main validation. */
+  getTree(organizationId: string, id: string): ValidationTree | undefined {
+    if (this.roots.get(id) !== organizationId) return undefined;
+    const state = this.organizations.get(organizationId);
+    const root = state?.validations.get(id);
+    return state && root ? renderTree(state, root, this.treeFacts(id), this.options.clock.now()) : undefined;
+  }
+
+  private treeFacts(rootId: string): { scenario: string | null; settled: boolean } {
+    return { scenario: this.scenarioOf.get(rootId)?.name ?? null, settled: this.treeSettled(rootId) };
   }
 
   /** Plays a validation's tree again as a new run; formation.ready fires once more (spec §6 rule 2). */
@@ -474,6 +518,8 @@ export class Engine {
     this.scenarioOf.clear();
     this.flows.clear();
     this.roots.clear();
+    this.ordinals.clear();
+    this.created = 0;
     this.tombstones.clear();
     this.evictedValidations = 0;
     this.ids.reset();

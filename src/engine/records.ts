@@ -88,6 +88,8 @@ export interface RunRecord {
   createdAt: string;
   succeededAt: string | null;
   status: z.infer<typeof DataSourceRunStatus>;
+  /** Every status the run reached, with its simulated instant, oldest first (the dashboard's run history). */
+  history: Array<{ status: z.infer<typeof DataSourceRunStatus>; at: string }>;
   script: ScenarioRun;
   /**
    * What the run found, fixed when it succeeds (empty before): the script's records, one more for each

@@ -114,6 +114,7 @@ export class TreePlay {
         createdAt: this.ctx.clock.iso(),
         succeededAt: null,
         status: 'created',
+        history: [{ status: 'created', at: this.ctx.clock.iso() }],
         script,
         records: [],
         waitingForInput: null,
@@ -137,6 +138,7 @@ export class TreePlay {
   private reach(entity: EntityPlay, run: RunRecord, status: RunRecord['status'], index: number): void {
     const now = this.ctx.clock.now();
     run.status = status;
+    run.history.push({ status, at: this.ctx.clock.iso() });
     entity.batch.updatedAt = this.ctx.clock.iso();
     if (status === 'temporary_error') {
       this.scheduleOutcome(entity, run, index + 1, now);
@@ -149,6 +151,7 @@ export class TreePlay {
           this.waitingRuns.delete(run.id);
           run.waitingForInput = null;
           run.status = 'created';
+          run.history.push({ status: 'created', at: this.ctx.clock.iso() });
           entity.batch.updatedAt = this.ctx.clock.iso();
           this.scheduleOutcome(entity, run, index + 1, this.ctx.clock.now());
         },

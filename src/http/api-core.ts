@@ -14,6 +14,7 @@ import { apiOperations } from './routes/api-operations';
 import { OAUTH_TOKEN_PATH, oauthTokenRoute } from './routes/oauth-token-route';
 import { controlOperations } from './routes/control-operations';
 import { recipientPageRoute } from './routes/recipient-page-route';
+import { dashboardPageRoutes } from './routes/dashboard-page-routes';
 import { fileRoutes } from './routes/file-routes';
 import { apiDocumentRoutes } from './routes/openapi-routes';
 import { OPEN_CONTROL_OPERATIONS } from './open-control-operations';
@@ -50,7 +51,7 @@ const RESET = Symbol('reset connection');
 
 /** Every route of bvs-mock: the spec's API, its extensions, files, the control API and the document. */
 export function allRoutes(): Route[] {
-  return [...apiOperations, ...fileRoutes, recipientPageRoute, ...apiDocumentRoutes(), ...controlOperations()];
+  return [...apiOperations, ...fileRoutes, recipientPageRoute, ...dashboardPageRoutes, ...apiDocumentRoutes(), ...controlOperations()];
 }
 
 /**
@@ -87,7 +88,7 @@ export function createApiCore(services: ApiServices): ApiCore {
         if (request.body.length > services.bodyLimit) throw problems.payloadTooLarge(services.bodyLimit);
         // HEAD is GET without a body (RFC 9110 §9.3.2).
         match = router.match(request.method === 'HEAD' ? 'GET' : request.method, request.path);
-        if (match.route.access.kind !== 'control') {
+        if (match.route.access.kind !== 'control' && match.route.forPeople !== true) {
           // Faults injected through POST /_mock/faults hit the API, never the control API that clears them.
           const fault = services.faults.forApi(request.method, request.path, { accessToken: grant !== undefined, organizationId: caller });
           if (fault.latencyMs > 0) await realDelay(fault.latencyMs);
@@ -129,7 +130,9 @@ export function createApiCore(services: ApiServices): ApiCore {
         }
       }
       response.headers['x-request-id'] = requestId;
-      if (request.method === 'HEAD') response = { ...response, body: '' };
+      if (request.method === 'HEAD') response = { ...response, body: '', stream: undefined };
+      // Reads change nothing; anything else may have (an endpoint added, a validation created, a reset): open pages refetch.
+      if (request.method !== 'GET' && request.method !== 'HEAD') services.changes.notify('request');
       const control = match?.route.access.kind === 'control';
       const entry: JournalEntry = {
         id: requestId,
@@ -149,7 +152,7 @@ export function createApiCore(services: ApiServices): ApiCore {
           services.logError(requestId, error);
         }
       }
-      if (!control) {
+      if (!control && match?.route.forPeople !== true) {
         services.journal.record(entry);
         services.observer.record({
           id: requestId,

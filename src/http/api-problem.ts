@@ -128,6 +128,11 @@ export const problems = {
   notFound: (what: string, id: string) => new ApiProblem('not_found', `No ${what} with id ${id} in your organization.`),
   unknownOrganization: (id: string, known: string[]) =>
     new ApiProblem('not_found', `No organization ${id} in the configuration; the organizations are ${known.join(', ')}.`),
+  dashboardMissing: (what: string, dir: string) =>
+    new ApiProblem(
+      'route_not_found',
+      `The dashboard's ${what} is not in ${dir}. A package or image of bvs-mock ships it; from a clone, run \`npm run build\` to make it.`,
+    ),
   routeNotFound: (method: string, path: string) =>
     new ApiProblem('route_not_found', `No operation at ${method} ${path}. The API lives under /api/v2 (spec §9); GET /openapi.json lists every operation.`),
   methodNotAllowed: (method: string, path: string, allowed: string[]) =>

@@ -1,3 +1,4 @@
+import type { ChangeFeed } from './change-feed';
 import type { EmittedJournal } from './emitted-journal';
 import type { SimulatedClock } from '../clock';
 import type { OrganizationRegistry } from '../config';
@@ -38,6 +39,8 @@ export interface ApiServices {
   probeTransport: { timeoutMs: number; insecureTls: boolean };
   /** The events emitted since the last reset, without bodies (`GET /_mock/emitted`). */
   emitted: EmittedJournal;
+  /** Notices of change for `GET /_mock/stream` (the dashboard's live updates). */
+  changes: ChangeFeed;
   faults: FaultPlan;
   /** Accept plain-http legacy `webhook_url`s (`--allow-http-webhooks`), for local receivers. */
   allowHttpWebhooks: boolean;

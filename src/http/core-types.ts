@@ -23,6 +23,18 @@ export interface CoreResponse {
   body: string | Uint8Array;
   /** Reset the connection instead of answering (the `api_reset` fault): the transport sends nothing. */
   resetConnection?: boolean;
+  /** A body that goes on after the head (server-sent events): the transport writes `body` first, then what this writes. */
+  stream?: ResponseStream;
+}
+
+/**
+ * The open end of a streamed answer (`GET /_mock/stream`). The transport calls `open` once the head is
+ * sent and calls the function it returns when the client goes away or the server stops, so nothing is
+ * left subscribed; `end` lets the stream close itself.
+ */
+export interface ResponseStream {
+  /** `write` answers false when the client reads too slowly to take more now. */
+  open(write: (chunk: string) => boolean, end: () => void): () => void;
 }
 
 /** The content type of every JSON answer. */

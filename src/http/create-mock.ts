@@ -1,3 +1,4 @@
+import { ChangeFeed } from './change-feed';
 import { EmittedJournal } from './emitted-journal';
 import { randomBytes } from 'node:crypto';
 import { advanceSettled, createClock, resolveStartTime, runSettled, systemTime, type ClockMode, type SimulatedClock, type StartTime } from '../clock';
@@ -169,6 +170,8 @@ export function createMock(options: MockOptions = {}): Mock {
     ((requestId: string, error: unknown) => process.stderr.write(`bvs-mock: ${requestId}: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`));
   // Names this instance on its own deliveries, so a delivery pointed at bvs-mock itself is refused, not looped.
   const origin = randomBytes(12).toString('hex');
+  // What `GET /_mock/stream` tells open pages; costs nothing while none listens.
+  const changes = new ChangeFeed(() => clock.iso());
   const deliveries = new Deliveries({
     clock,
     ids,
@@ -181,7 +184,10 @@ export function createMock(options: MockOptions = {}): Mock {
     slowReceiverMs: options.slowReceiverMs,
     maxRecords: options.retention?.maxDeliveryRecords,
     insecureTls: options.insecureWebhookTls,
-    onAttempt: options.onDeliveryAttempt,
+    onAttempt: (delivery, attempt) => {
+      changes.notify('delivery');
+      options.onDeliveryAttempt?.(delivery, attempt);
+    },
     onError: (error) => logError('delivery', error),
     seed,
     tolerance: (event) => options.tolerance === true || engine.scenarioFor(event.validationId)?.tolerance === true,
@@ -194,11 +200,13 @@ export function createMock(options: MockOptions = {}): Mock {
   engine.subscribe((event) => emittedEvents.set(event.type, (emittedEvents.get(event.type) ?? 0) + 1), { readsBodyAtOnce: true });
   const emitted = new EmittedJournal();
   engine.subscribe(emitted.record, { readsBodyAtOnce: true });
+  engine.subscribe(() => changes.notify('emitted'), { readsBodyAtOnce: true });
   // Instant mode waits for deliveries before moving time on: they happen at their events' time, in order.
   // A slow receiver stops being waited for after a bound (docs/fidelity.md, "Slow receivers").
   clock.setInstantBarrier(() => deliveries.instantBarrier());
   const barrier = () => deliveries.instantBarrier();
   const drain = async () => {
+    changes.notify('clock');
     for (;;) {
       // The manual clock runs instant by instant, as the instant mode does, so retries keep their gaps (row 75).
       if (clock.mode === 'manual') await runSettled(clock, barrier);
@@ -207,7 +215,10 @@ export function createMock(options: MockOptions = {}): Mock {
       if (clock.pending === 0) return;
     }
   };
-  const advance = (ms: number) => (clock.mode === 'manual' ? advanceSettled(clock, ms, barrier) : Promise.resolve(clock.advance(ms)));
+  const advance = (ms: number) => {
+    changes.notify('clock');
+    return clock.mode === 'manual' ? advanceSettled(clock, ms, barrier) : Promise.resolve(clock.advance(ms));
+  };
   const tokens = new AccessTokens(options.tokenClock === 'wall' ? systemTime.wallNow : () => clock.now());
   const answers = new AnswerCache();
   const journal = new RequestJournal(options.retention?.maxJournalEntries);
@@ -226,6 +237,7 @@ export function createMock(options: MockOptions = {}): Mock {
     observer,
     probeTransport: { timeoutMs: options.deliveryTimeoutMs ?? 10_000, insecureTls: options.insecureWebhookTls ?? false },
     emitted,
+    changes,
     faults,
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
     strict: options.strict ?? false,
@@ -234,7 +246,7 @@ export function createMock(options: MockOptions = {}): Mock {
     controlToken: options.controlToken ?? null,
     certificate: null,
     onRequest: options.onRequest,
-    reset: () =>
+    reset: () => {
       resetMock({
         deliveries,
         faults,
@@ -251,7 +263,9 @@ export function createMock(options: MockOptions = {}): Mock {
         observer,
         scenarios,
         seedEndpoints,
-      }),
+      });
+      changes.notify('reset');
+    },
     drain,
     advance,
     origin,

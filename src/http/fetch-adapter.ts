@@ -1,4 +1,4 @@
-import type { CoreRequest, CoreResponse } from './core-types';
+import type { CoreRequest, CoreResponse, ResponseStream } from './core-types';
 
 /** Converts a fetch `Request` (what msw hands to handlers) into a core request. */
 export async function fromFetchRequest(request: Request): Promise<CoreRequest> {
@@ -16,5 +16,35 @@ export function toFetchResponse(response: CoreResponse): Response {
   // A reset connection is a network error for the client's fetch.
   if (response.resetConnection) return Response.error();
   const body = typeof response.body === 'string' ? response.body : Buffer.from(response.body);
+  if (response.stream !== undefined) return new Response(streamBody(body, response.stream), { status: response.status, headers: response.headers });
   return new Response(response.status === 204 ? null : body, { status: response.status, headers: response.headers });
+}
+
+/** A streamed answer as a fetch body: it ends when the stream ends it, and a reader that cancels lets the stream go. */
+function streamBody(first: string | Buffer, stream: ResponseStream): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let close: (() => void) | undefined;
+  let open = true;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (first.length > 0) controller.enqueue(typeof first === 'string' ? encoder.encode(first) : first);
+      close = stream.open(
+        (chunk) => {
+          if (!open) return false;
+          controller.enqueue(encoder.encode(chunk));
+          return (controller.desiredSize ?? 1) > 0;
+        },
+        () => {
+          if (!open) return;
+          open = false;
+          close?.();
+          controller.close();
+        },
+      );
+    },
+    cancel() {
+      open = false;
+      close?.();
+    },
+  });
 }

@@ -4,7 +4,7 @@ import { createServer as createNetServer, type AddressInfo, type Server as NetSe
 import type { Duplex } from 'node:stream';
 import type { ApiCore } from './api-core';
 import { problems, type ApiProblem } from './api-problem';
-import type { CoreRequest, CoreResponse } from './core-types';
+import type { CoreRequest, CoreResponse, ResponseStream } from './core-types';
 
 /**
  * How long each stage of a connection may take before the server closes it, in real
@@ -321,6 +321,10 @@ async function handle(
       return;
     }
     if (closeAfter) answer.headers.connection = 'close';
+    if (answer.stream !== undefined && request.method !== 'HEAD') {
+      openStream(request, response, answer, answer.stream);
+      return;
+    }
     // The length up front: one write of head and body, no chunked encoding (bench:api).
     if (request.method !== 'HEAD')
       answer.headers['content-length'] = String(typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength);
@@ -345,6 +349,26 @@ async function handle(
       response.end(answer.body);
     }
   }
+}
+
+/**
+ * A streamed answer (`GET /_mock/stream`): no length and no idle timeout (the stream's heartbeats show
+ * the connection is alive), and the stream let go when the connection ends for any reason, the
+ * client's tab closing and the server's stop (which destroys every socket) alike.
+ */
+function openStream(request: IncomingMessage, response: ServerResponse, answer: CoreResponse, stream: ResponseStream): void {
+  request.socket.setTimeout(0);
+  response.writeHead(answer.status, answer.headers);
+  if (answer.body.length > 0) response.write(answer.body);
+  let open = true;
+  const close = stream.open(
+    (chunk) => open && response.write(chunk),
+    () => response.end(),
+  );
+  response.once('close', () => {
+    open = false;
+    close();
+  });
 }
 
 /** Reads the body, keeping at most `limit + 1` bytes so an oversized body costs no memory but is still refused. */

@@ -25,6 +25,12 @@ export interface Route {
    * redelivery), which a held clock would keep waiting for ever.
    */
   holdsClock?: boolean;
+  /**
+   * Served under `/_mock` for a person, not for the client under test (the dashboard's page and assets):
+   * open like a public route, but never recorded in the journal nor hit by injected faults, so a browser
+   * left open changes no test's outcome.
+   */
+  forPeople?: boolean;
   /** How its errors are written: the API's one shape (default), or RFC 6749 §5.2's for the token endpoint. */
   errorForm?: 'api' | 'oauth2';
   /** What the OpenAPI document says of it; every operation of the API has one (the document is built from these). */

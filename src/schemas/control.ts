@@ -103,6 +103,7 @@ export const DeliveryEventQuery = z.object({
   resource_id: z.string().optional(),
   endpoint_id: z.string().optional(),
   entity_validation_id: z.string().optional(),
+  order: z.enum(['oldest', 'newest']).optional().openapi({ description: 'oldest first (default), or newest first; a cursor keeps the order it was given in.' }),
   ...pageQuery,
 });
 

@@ -17,6 +17,8 @@ export const DeliveryAttempt = outbound(
   z.strictObject({
     number: z.number().int().positive(),
     at: Timestamp,
+    /** When the attempt ended by the wall clock: simulated time may run far ahead of it (manual and instant clocks). */
+    real_at: Timestamp,
     /** The receiver's status code; null when no answer came (refused, reset, timeout, disabled). */
     response_code: z.number().int().nullable(),
     /** The first 1,000 characters of the receiver's answer. */

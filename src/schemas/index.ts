@@ -31,6 +31,7 @@ export * from './scenario-outcome';
 export * from './config';
 export * from './control';
 export * from './control-answers';
+export * from './dashboard-answers';
 export * from './delivery';
 export { z } from './zod';
 export * from './seen-values';

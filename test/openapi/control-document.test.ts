@@ -10,6 +10,7 @@ import { DocumentAjv } from '../support/document-ajv';
 import { bearer, startTestServer, type TestServer } from '../support/api-test-server';
 import { HAPPY_NO_PARTNERS, HAPPY_PARTNERS, MISSING_INPUT_DATA } from '../support/built-in-tins';
 import type { HttpAnswer } from '../support/https-client';
+import { openEventStream } from '../support/event-stream';
 
 // The control API as a contract (openapi/control.yaml): built from the control routes as the API's document is
 // built from its routes, committed, served at /_mock/openapi.json, and true to what bvs-mock answers: every
@@ -161,6 +162,19 @@ entity:
     await ok('POST', `/_mock/data_source_runs/${run.id}/input`, {});
     await ok('POST', '/_mock/clock/run');
 
+    await ok('GET', '/_mock/organizations');
+    await ok('GET', '/_mock/entity_validations?limit=2');
+    await ok('GET', `/_mock/entity_validations/${validation.id}`);
+    await ok('GET', '/_mock/events?order=newest&limit=2');
+    // The stream never ends: its head and first event are checked, then it is hung up.
+    const stream = await openEventStream(t.server.url, '/_mock/stream', { ca: t.server.certificate, headers: control });
+    expect({ status: stream.status, documented: Object.keys(operationOf('GET', '/_mock/stream').operation.responses['200']!.content ?? {}) }).toEqual({
+      status: 200,
+      documented: [(stream.headers['content-type'] as string).split(';')[0]],
+    });
+    await stream.waitFor(/event: ready/);
+    stream.close();
+    called.add('control.stream');
     const events = (await ok('GET', '/_mock/events?limit=5')).json() as { events: Array<{ id: string }> };
     await ok('GET', `/_mock/events/${events.events[0]!.id}`);
     await ok('POST', `/_mock/events/${events.events[0]!.id}/redeliver`, {});
@@ -185,11 +199,14 @@ entity:
     for (const [method, target] of samples) {
       const withBody = method !== 'GET' && method !== 'DELETE';
       await call(method, target, withBody ? { unexpected: true } : undefined, {});
-      await call(method, target, withBody ? { unexpected: true } : undefined);
+      // With the token the stream answers 200 and stays open: the happy path above checks it.
+      if (target !== '/_mock/stream') await call(method, target, withBody ? { unexpected: true } : undefined);
       await call(method, `${target}?organization_id=nobody`);
       if (withBody) await call(method, target, 'a,b', { ...control, 'content-type': 'text/csv' });
     }
     await call('GET', '/_mock/events?limit=0');
+    await call('GET', '/_mock/events?order=sideways');
+    await call('GET', '/_mock/entity_validations?cursor=nonsense');
     await call('GET', '/_mock/report?format=pdf');
     const listed = (operationId: string) => Object.values(operations.find((entry) => entry.operation.operationId === operationId)!.operation.responses).map((response) => response.description);
     expect(listed('control.health').join(' ')).not.toContain('unauthorized');

@@ -1,6 +1,7 @@
 import type { Route } from '../router';
 import { certificateRoute } from './certificate-route';
 import { controlRoutes } from './control-routes';
+import { dashboardRoutes } from './dashboard-routes';
 import { deliveryRoutes } from './delivery-routes';
 import { controlDocumentRoutes } from './openapi-routes';
 import { receiverCheckRoutes } from './receiver-check-routes';
@@ -12,5 +13,5 @@ import { reportRoute } from './report-route';
  * found in payloads, not operations a test calls, so they are not in it.
  */
 export function controlOperations(): Route[] {
-  return [...controlRoutes, certificateRoute, ...deliveryRoutes, ...receiverCheckRoutes, reportRoute, ...controlDocumentRoutes()];
+  return [...controlRoutes, certificateRoute, ...deliveryRoutes, ...receiverCheckRoutes, reportRoute, ...dashboardRoutes, ...controlDocumentRoutes()];
 }

@@ -166,7 +166,7 @@ export const deliveryRoutes: Route[] = [
     document: {
       tags: ['Delivery events'],
       summary: 'Delivery records, with their attempts',
-      description: 'Oldest first, each with the payload sent and every attempt (status, body excerpt, duration, error), filtered and paged.',
+      description: 'Oldest first (or newest first), each with the payload sent and every attempt (status, body excerpt, duration, error), filtered and paged.',
       query: DeliveryEventQuery,
       answer: { status: 200, description: 'A page of delivery records, and the records kept by status.', schema: DeliveryEventPage },
       errors: ['validation_failed'],
@@ -175,7 +175,14 @@ export const deliveryRoutes: Route[] = [
       const query = context.request.query;
       const value = (name: string) => query.get(name) ?? undefined;
       const page = readPageQuery(context.request);
+      const order = value('order') ?? 'oldest';
+      if (order !== 'oldest' && order !== 'newest')
+        throw problems.validationFailed(
+          [{ path: '$query.order', code: 'invalid_value', message: `must be oldest or newest, got ${JSON.stringify(order)}` }],
+          'query',
+        );
       const { events, next } = context.services.deliveries.page({
+        newestFirst: order === 'newest',
         organizationId: context.organizationId,
         type: value('type'),
         status: value('status'),

@@ -1,0 +1,173 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import type { ClockDescription } from '../src/schemas/control-answers';
+import type { OrganizationListing } from '../src/schemas/dashboard-answers';
+import { control, onLocked, setOrganization, setToken, withQuery } from './api';
+import { Instant } from './components';
+import { go, useHashRoute } from './hash-route';
+import { watchChanges, type LiveState } from './live';
+import { ChangeCount, useLoad } from './use-load';
+import { ClockView } from './views/clock-view';
+import { EndpointsView } from './views/endpoints-view';
+import { EventsView } from './views/events-view';
+import { ReportView } from './views/report-view';
+import { ValidationsView } from './views/validations-view';
+import './styles.css';
+
+const VIEWS = [
+  ['validations', 'Validations'],
+  ['events', 'Events'],
+  ['endpoints', 'Webhook endpoints'],
+  ['clock', 'Clock'],
+  ['report', 'Contract report'],
+] as const;
+
+function App() {
+  const route = useHashRoute();
+  const [changes, setChanges] = useState(0);
+  const [live, setLive] = useState<LiveState>('connecting');
+  const [locked, setLocked] = useState(false);
+  const organization = route.params.org ?? '';
+  setOrganization(organization);
+
+  useEffect(() => onLocked(() => setLocked(true)), []);
+  useEffect(() => watchChanges(() => setChanges((count) => count + 1), setLive), [locked]);
+  useEffect(() => setChanges((count) => count + 1), [organization]);
+
+  return (
+    <ChangeCount.Provider value={changes}>
+      <div class="shell">
+        <header class="top">
+          <span class="brand">bvs-mock</span>
+          <span class="muted">Business Validation Service mock</span>
+          <span class="spacer" />
+          <ClockBadge />
+          <OrganizationSwitcher current={organization} />
+          <span class={`live live-${live}`} data-testid="live" title="Updates arrive by GET /_mock/stream">
+            {live === 'live' ? 'live' : live === 'locked' ? 'locked' : 'reconnecting…'}
+          </span>
+        </header>
+        <nav class="nav">
+          {VIEWS.map(([view, label]) => (
+            <a
+              key={view}
+              href={`#/${view}${organization === '' ? '' : `?org=${encodeURIComponent(organization)}`}`}
+              class={route.view === view ? 'active' : ''}
+            >
+              {label}
+            </a>
+          ))}
+          <div class="nav-foot">
+            <a href="/_mock/openapi.json" target="_blank" rel="noreferrer">
+              Control API document
+            </a>
+          </div>
+        </nav>
+        <main class="content">
+          <View view={route.view} params={route.params} />
+        </main>
+        {locked ? (
+          <TokenPrompt
+            onDone={() => {
+              setLocked(false);
+              setChanges((count) => count + 1);
+            }}
+          />
+        ) : null}
+      </div>
+    </ChangeCount.Provider>
+  );
+}
+
+function View({ view, params }: { view: string; params: Record<string, string> }) {
+  switch (view) {
+    case 'events':
+      return <EventsView filters={params} />;
+    case 'endpoints':
+      return <EndpointsView />;
+    case 'clock':
+      return <ClockView />;
+    case 'report':
+      return <ReportView />;
+    default:
+      return <ValidationsView params={params} />;
+  }
+}
+
+/** Simulated time now, in the header of every view. */
+function ClockBadge() {
+  const clock = useLoad(() => control<ClockDescription>('GET', '/_mock/clock'), []);
+  if (clock.data === undefined) return null;
+  return (
+    <a class="clock-badge" href="#/clock" title={`${clock.data.mode} clock`} data-testid="header-clock">
+      {clock.data.mode} · <Instant at={clock.data.now} />
+    </a>
+  );
+}
+
+/** Shown only when several organizations are configured: every view then acts on the one chosen (`org=` in the hash). */
+function OrganizationSwitcher({ current }: { current: string }) {
+  const list = useLoad(() => control<{ organizations: OrganizationListing[] }>('GET', withQuery('/_mock/organizations')), []);
+  const organizations = list.data?.organizations ?? [];
+  if (organizations.length < 2) return null;
+  const chosen = current === '' ? organizations.find((organization) => organization.default)?.id : current;
+  return (
+    <label class="org">
+      Organization{' '}
+      <select
+        data-testid="organization"
+        value={chosen}
+        onChange={(event) => {
+          const { view, params } = { view: location.hash.replace(/^#\/?/, '').split('?')[0] || 'validations', params: {} };
+          go(view, { ...params, org: event.currentTarget.value });
+        }}
+      >
+        {organizations.map((organization) => (
+          <option key={organization.id} value={organization.id}>
+            {organization.id}
+            {organization.default ? ' (default)' : ''}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Asks for the control token of a locked bvs-mock (`--control-token`); kept for this tab only. */
+function TokenPrompt({ onDone }: { onDone: () => void }) {
+  const [value, setValue] = useState('');
+  return (
+    <div class="overlay">
+      <form
+        class="dialog"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setToken(value);
+          onDone();
+        }}
+      >
+        <h2>This bvs-mock is locked</h2>
+        <p>
+          It was started with <code>--control-token</code>. Enter that token: the page sends it as <code>Authorization: Bearer</code> to the control API and
+          keeps it until this tab closes.
+        </p>
+        <input
+          name="token"
+          type="password"
+          autoFocus
+          required
+          value={value}
+          onInput={(event) => setValue(event.currentTarget.value)}
+          placeholder="control token"
+        />
+        <div class="form-actions">
+          <button type="submit" class="primary">
+            Unlock
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

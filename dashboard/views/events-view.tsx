@@ -1,0 +1,297 @@
+import { Fragment } from 'preact';
+import { useState } from 'preact/hooks';
+import type { DeliveryEvent } from '../../src/schemas/delivery';
+import type { WebhookEndpoint } from '../../src/schemas/webhook-endpoint';
+import { EVENT_TYPES } from '../../src/schemas/event-type-names';
+import { control, withQuery } from '../api';
+import { Badge, ErrorNote, Instant, Json, Loading, Panel } from '../components';
+import { go } from '../hash-route';
+import { useLoad } from '../use-load';
+
+/** Rows on a page: a screenful; 20,000 records are paged, never drawn at once. */
+export const EVENTS_PAGE_SIZE = 50;
+
+interface EventPage {
+  events: DeliveryEvent[];
+  counts: Record<string, number>;
+  next_cursor: string | null;
+}
+
+/** The filters a link may carry (`#/events?status=failed&type=...`). */
+export type EventFilters = Partial<Record<'type' | 'status' | 'validation' | 'endpoint' | 'cursor' | 'event', string>>;
+
+/**
+ * The delivery history (spec §5.5, §6 Retries): newest first, filtered by type, status, validation and
+ * endpoint, a page at a time; a record opens with every attempt and the envelope sent, and can be redelivered.
+ */
+export function EventsView({ filters }: { filters: EventFilters }) {
+  const query = {
+    order: 'newest',
+    limit: EVENTS_PAGE_SIZE,
+    type: filters.type,
+    status: filters.status,
+    entity_validation_id: filters.validation,
+    endpoint_id: filters.endpoint,
+    cursor: filters.cursor,
+  };
+  const page = useLoad(() => control<EventPage>('GET', withQuery('/_mock/events', query)), [JSON.stringify(query)]);
+  const endpoints = useLoad(() => control<{ webhook_endpoints: WebhookEndpoint[] }>('GET', withQuery('/_mock/webhook_endpoints')), []);
+  // Cursors of the newer pages visited, so "Newer" goes back without a cursor of its own in the API.
+  const [newer, setNewer] = useState<Array<string | undefined>>([]);
+  const set = (patch: EventFilters) => {
+    setNewer([]);
+    go('events', { ...filters, cursor: undefined, event: undefined, ...patch });
+  };
+  const endpointName = (id: string | null) => endpoints.data?.webhook_endpoints.find((endpoint) => endpoint.id === id)?.name ?? id ?? 'legacy webhook_url';
+
+  return (
+    <div class="split">
+      <div class="split-main">
+        <Panel title="Delivery events" actions={page.data === undefined ? null : <Counts counts={page.data.counts} onPick={(status) => set({ status })} />}>
+          <div class="filters">
+            <select aria-label="Type" value={filters.type ?? ''} onChange={(event) => set({ type: event.currentTarget.value })}>
+              <option value="">every type</option>
+              {EVENT_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {type}
+                </option>
+              ))}
+            </select>
+            <select aria-label="Status" value={filters.status ?? ''} onChange={(event) => set({ status: event.currentTarget.value })}>
+              <option value="">every status</option>
+              {['pending', 'succeeded', 'failed', 'expired'].map((status) => (
+                <option key={status} value={status}>
+                  {status}
+                </option>
+              ))}
+            </select>
+            <select aria-label="Endpoint" value={filters.endpoint ?? ''} onChange={(event) => set({ endpoint: event.currentTarget.value })}>
+              <option value="">every endpoint</option>
+              {(endpoints.data?.webhook_endpoints ?? []).map((endpoint) => (
+                <option key={endpoint.id} value={endpoint.id}>
+                  {endpoint.name}
+                </option>
+              ))}
+            </select>
+            <input
+              aria-label="Validation"
+              placeholder="evl_… validation"
+              value={filters.validation ?? ''}
+              onChange={(event) => set({ validation: event.currentTarget.value.trim() })}
+            />
+          </div>
+          <ErrorNote error={page.error} />
+          {page.data === undefined ? (
+            <Loading />
+          ) : page.data.events.length === 0 ? (
+            <p class="muted">No delivery matches. Deliveries appear here as events are emitted to endpoints (or legacy webhook_urls).</p>
+          ) : (
+            <table class="table rows-clickable" data-testid="events">
+              <thead>
+                <tr>
+                  <th>Created (simulated)</th>
+                  <th>Type</th>
+                  <th>Resource</th>
+                  <th>Endpoint</th>
+                  <th>Status</th>
+                  <th>Attempts</th>
+                  <th>Last answer</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.data.events.map((event) => {
+                  const last = event.attempts.at(-1);
+                  return (
+                    <tr
+                      key={event.id}
+                      class={event.id === filters.event ? 'selected' : ''}
+                      data-event={event.id}
+                      onClick={() => go('events', { ...filters, event: event.id })}
+                    >
+                      <td>
+                        <Instant at={event.created_at} />
+                      </td>
+                      <td class="mono">{event.type}</td>
+                      <td class="mono">{event.resource_id}</td>
+                      <td>{endpointName(event.endpoint_id)}</td>
+                      <td>
+                        <Badge value={event.status} />
+                      </td>
+                      <td>{event.attempts.length}</td>
+                      <td>{last === undefined ? <span class="muted">—</span> : (last.response_code ?? last.error)}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          )}
+          <div class="pager">
+            <button type="button" disabled={filters.cursor === undefined} onClick={() => go('events', { ...filters, cursor: undefined, event: undefined })}>
+              Newest
+            </button>
+            <button
+              type="button"
+              disabled={filters.cursor === undefined}
+              onClick={() => {
+                const back = newer.slice(0, -1);
+                setNewer(back);
+                go('events', { ...filters, cursor: newer.at(-1), event: undefined });
+              }}
+            >
+              ← Newer
+            </button>
+            <button
+              type="button"
+              disabled={!page.data?.next_cursor}
+              onClick={() => {
+                setNewer([...newer, filters.cursor]);
+                go('events', { ...filters, cursor: page.data!.next_cursor!, event: undefined });
+              }}
+            >
+              Older →
+            </button>
+          </div>
+        </Panel>
+      </div>
+      {filters.event === undefined ? null : (
+        <div class="split-side">
+          <EventDetail id={filters.event} endpointName={endpointName} onClose={() => go('events', { ...filters, event: undefined })} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Delivery records by status, each a filter. */
+function Counts({ counts, onPick }: { counts: Record<string, number>; onPick: (status: string) => void }) {
+  return (
+    <span class="counts">
+      {Object.entries(counts).map(([status, count]) => (
+        <button type="button" key={status} class="link" onClick={() => onPick(status)} title={`Only ${status}`}>
+          <Badge value={status} /> {count.toLocaleString('en')}
+        </button>
+      ))}
+    </span>
+  );
+}
+
+/** One delivery record: its attempts, the envelope sent, and redelivery. */
+function EventDetail({ id, endpointName, onClose }: { id: string; endpointName: (id: string | null) => string; onClose: () => void }) {
+  const record = useLoad(() => control<DeliveryEvent>('GET', withQuery(`/_mock/events/${id}`)), [id]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error | undefined>(undefined);
+  const redeliver = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await control('POST', withQuery(`/_mock/events/${id}/redeliver`), {});
+      record.reload();
+    } catch (caught) {
+      setError(caught as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const event = record.data;
+  return (
+    <Panel
+      title={<span class="mono">{id}</span>}
+      actions={
+        <>
+          <button type="button" class="primary small" disabled={busy || event === undefined} onClick={() => void redeliver()}>
+            {busy ? 'Redelivering…' : 'Redeliver'}
+          </button>
+          <button type="button" class="small" onClick={onClose} aria-label="Close">
+            ✕
+          </button>
+        </>
+      }
+    >
+      <ErrorNote error={record.error ?? error} />
+      {event === undefined ? (
+        <Loading />
+      ) : (
+        <div class="stack" data-testid="event-detail">
+          <dl class="facts">
+            <dt>Type</dt>
+            <dd class="mono">{event.type}</dd>
+            <dt>Status</dt>
+            <dd>
+              <Badge value={event.status} />
+              {event.next_attempt_at === null ? null : (
+                <span class="muted">
+                  {' '}
+                  next attempt <Instant at={event.next_attempt_at} />
+                </span>
+              )}
+            </dd>
+            <dt>Endpoint</dt>
+            <dd>
+              {endpointName(event.endpoint_id)} <span class="muted mono">{event.url}</span> ({event.auth_type})
+            </dd>
+            <dt>Validation</dt>
+            <dd>
+              <a class="mono" href={`#/validations?id=${event.entity_validation_id}`}>
+                {event.entity_validation_id}
+              </a>
+            </dd>
+            <dt>Resource</dt>
+            <dd class="mono">{event.resource_id}</dd>
+          </dl>
+          <h3>Attempts</h3>
+          {event.attempts.length === 0 ? (
+            <p class="muted">No attempt yet.</p>
+          ) : (
+            <table class="table compact" data-testid="attempts">
+              <thead>
+                <tr>
+                  <th>#</th>
+                  <th>Trigger</th>
+                  <th>Simulated</th>
+                  <th>Real</th>
+                  <th>Answer</th>
+                  <th>Duration</th>
+                </tr>
+              </thead>
+              <tbody>
+                {event.attempts.map((attempt) => (
+                  <Fragment key={attempt.number}>
+                    <tr>
+                      <td>{attempt.number}</td>
+                      <td>{attempt.trigger}</td>
+                      <td>
+                        <Instant at={attempt.at} />
+                      </td>
+                      <td>
+                        <Instant at={attempt.real_at} />
+                      </td>
+                      <td>
+                        {attempt.response_code === null ? (
+                          <Badge value={attempt.error ?? 'no answer'} title="No answer came" />
+                        ) : (
+                          <Badge value={String(attempt.response_code)} title={attempt.error ?? undefined} />
+                        )}
+                      </td>
+                      <td>{attempt.duration_ms.toFixed(1)} ms</td>
+                    </tr>
+                    {attempt.response_body === '' && attempt.error === null ? null : (
+                      <tr class="sub">
+                        <td />
+                        <td colSpan={5}>
+                          {attempt.error === null || attempt.response_code === null ? null : <div class="bad-text">{attempt.error}</div>}
+                          {attempt.response_body === '' ? null : <pre class="json excerpt">{attempt.response_body}</pre>}
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <h3>Envelope sent</h3>
+          <Json value={event.payload} />
+        </div>
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,72 @@
+import { afterRealTime } from '../clock';
+
+/** What changed: events emitted, a delivery attempt ended, a request that may have changed state, the clock moved, or a reset. */
+export type ChangeKind = 'emitted' | 'delivery' | 'request' | 'clock' | 'reset';
+
+/** One notice of `GET /_mock/stream`: what changed since the previous one. It carries no data: a reader fetches what it shows. */
+export interface ChangeNotice {
+  /** Counts up from 1 per feed; a gap means nothing, a reader just refetches. */
+  id: number;
+  kinds: ChangeKind[];
+  /** Simulated time when the notice was sent. */
+  now: string;
+}
+
+/** A subscriber's callback. */
+export type ChangeListener = (notice: ChangeNotice) => void;
+
+/**
+ * Real milliseconds notices are gathered before one is sent: a scenario that emits a thousand events in
+ * an instant costs each open page one notice, not a thousand (docs/fidelity.md, the dashboard row).
+ */
+export const CHANGE_NOTICE_MS = 150;
+
+/**
+ * Tells whoever watches (`GET /_mock/stream`: the dashboard, a test) that state changed, coalesced into
+ * at most one small notice per {@link CHANGE_NOTICE_MS}. It holds no history, so a page left open for
+ * days costs nothing, and a reset or a stop never waits for a reader.
+ */
+export class ChangeFeed {
+  private readonly listeners = new Set<ChangeListener>();
+  private readonly pending = new Set<ChangeKind>();
+  private cancel: (() => void) | null = null;
+  private sent = 0;
+
+  constructor(private readonly now: () => string) {}
+
+  /** Readers now listening (tests check none is left behind). */
+  get size(): number {
+    return this.listeners.size;
+  }
+
+  /** Adds a listener; returns the function that removes it. */
+  subscribe(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.stop();
+    };
+  }
+
+  /** Records a change; the notice goes out once the gathering window ends. Costs nothing while nobody listens. */
+  notify(kind: ChangeKind): void {
+    if (this.listeners.size === 0) return;
+    this.pending.add(kind);
+    this.cancel ??= afterRealTime(CHANGE_NOTICE_MS, () => this.flush());
+  }
+
+  private flush(): void {
+    this.cancel = null;
+    if (this.pending.size === 0) return;
+    this.sent += 1;
+    const notice: ChangeNotice = { id: this.sent, kinds: [...this.pending], now: this.now() };
+    this.pending.clear();
+    for (const listener of [...this.listeners]) listener(notice);
+  }
+
+  private stop(): void {
+    this.cancel?.();
+    this.cancel = null;
+    this.pending.clear();
+  }
+}
