@@ -68,10 +68,10 @@ const since = (started) => Number(process.hrtime.bigint() - started) / 1e6;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Spawns `node ...args` with its output piped (kept as a short tail for error messages) or sent to a log file. */
-function launch(name, args, { log, nodeFlags = [] } = {}) {
+function launch(name, args, { log, nodeFlags = [], cwd = ROOT } = {}) {
   const file = log ? path.join(tmp, `${log}.log`) : undefined;
   const fd = file ? fs.openSync(file, 'a') : undefined;
-  const child = spawn(process.execPath, [...nodeFlags, ...args], { cwd: ROOT, stdio: ['ignore', fd ?? 'pipe', fd ?? 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlags, ...args], { cwd, stdio: ['ignore', fd ?? 'pipe', fd ?? 'pipe'] });
   if (fd !== undefined) fs.closeSync(fd);
   children.add(child);
   child.label = name;
@@ -238,10 +238,23 @@ async function playedValidation(bvs) {
   return { id, path: `/api/v2/entity_validations/${id}`, body };
 }
 
-/** Time from spawning `bvs-mock serve` (HTTPS, the default) to `GET /_mock/health` answering 200. */
-async function bvsStartup() {
+/**
+ * The container image's layout in a scratch folder: the one-file bundle (scripts/bundle-server.js), bin/,
+ * scenarios/, openapi/ and package.json, with its code cache made as the image makes it (`scenarios` once).
+ */
+function imageLayout() {
+  const run = (args, cwd) => require('node:child_process').execFileSync(process.execPath, args, { cwd, stdio: 'ignore' });
+  run([path.join(ROOT, 'scripts', 'bundle-server.js')], ROOT);
+  const dir = path.join(tmp, 'image');
+  for (const part of ['bundle', 'bin', 'scenarios', 'openapi', 'package.json']) fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true });
+  run([path.join(dir, 'bin', 'bvs-mock.js'), 'scenarios'], dir);
+  return dir;
+}
+
+/** Time from spawning `bvs-mock serve` (HTTPS, the default) to `GET /_mock/health` answering 200; from `root` (the image's layout) when given. */
+async function bvsStartup(root = ROOT) {
   const started = process.hrtime.bigint();
-  const child = launch('bvs-mock serve (HTTPS)', [BIN, 'serve', '--port', '0']);
+  const child = launch('bvs-mock serve (HTTPS)', [path.join(root, 'bin', 'bvs-mock.js'), 'serve', '--port', '0'], { cwd: root });
   try {
     const url = await listeningUrl(child);
     await pollUntil(
@@ -407,6 +420,29 @@ async function main() {
     for (let i = 0; i < 5; i += 1) times.push(await bvsStartup());
     return times;
   });
+  const imageStarts = await attempt('bvs-mock start-up, image layout', async () => {
+    const dir = imageLayout();
+    const times = [];
+    for (let i = 0; i < 5; i += 1) times.push(await bvsStartup(dir));
+    return times;
+  });
+  const bareStarts = await attempt('bare node:http start-up', async () => {
+    const body = path.join(tmp, 'startup-body.json');
+    fs.writeFileSync(body, '{}');
+    const times = [];
+    for (let i = 0; i < 5; i += 1) {
+      const started = process.hrtime.bigint();
+      const child = launch('bare node:http baseline', [BARE_BASELINE, body]);
+      try {
+        const url = await listeningUrl(child);
+        await pollUntil(child, 'an answer', async () => ((await request(`${url}/`)).status > 0 ? true : 'no answer'), 15_000);
+        times.push(since(started));
+      } finally {
+        await stop(child);
+      }
+    }
+    return times;
+  });
 
   const bvs = await attempt('bvs-mock serve --http', startBvsMock);
   let validation = null;
@@ -493,7 +529,7 @@ async function main() {
 
   const stillOpen = [];
   for (const port of ports) if (await isListening(port)) stillOpen.push(port);
-  print({ busy, bvsStarts, prismStarts, figures, stillOpen });
+  print({ busy, bvsStarts, imageStarts, bareStarts, prismStarts, figures, stillOpen });
   if (failures.length > 0) {
     process.stderr.write(`\nbench: not measured:\n${failures.map((failure) => `- ${failure}`).join('\n')}\n`);
     process.exitCode = 1;
@@ -501,7 +537,7 @@ async function main() {
   if (stillOpen.length > 0) process.exitCode = 1;
 }
 
-function print({ busy, bvsStarts, prismStarts, figures, stillOpen }) {
+function print({ busy, bvsStarts, imageStarts, bareStarts, prismStarts, figures, stillOpen }) {
   const { express, bare, bvsGet, prism, bvsPost, sustained, bodies } = figures;
   const cells = (figure) => (figure ? [int(figure.rps), `${figure.p99} ms`] : ['not measured', '—']);
   const ratio = (a, b) => (a && b ? a.rps / b.rps : null);
@@ -512,6 +548,8 @@ function print({ busy, bvsStarts, prismStarts, figures, stillOpen }) {
   const postVsExpress = ratio(bvsPost, express);
   const prismVsExpress = ratio(prism, express);
   const bvsStart = bvsStarts ? median(bvsStarts) : null;
+  const imageStart = imageStarts ? median(imageStarts) : null;
+  const bareStart = bareStarts ? median(bareStarts) : null;
   const prismStart = prismStarts ? median(prismStarts) : null;
   const range = (times) => `${Math.round(Math.min(...times))}–${Math.round(Math.max(...times))}`;
   const check = (value, ok) => (value == null ? null : ok);
@@ -574,6 +612,24 @@ function print({ busy, bvsStarts, prismStarts, figures, stillOpen }) {
       bvsStart == null ? 'not measured' : `${Math.round(bvsStart)} ms (${range(bvsStarts)})`,
       '< 1000 ms',
       mark(check(bvsStart, bvsStart < 1000)),
+    ]),
+    row([
+      'bvs-mock serve (HTTPS) as the image runs it (one bundled file, code cache), spawn to GET /_mock/health 200, median of 5',
+      '—',
+      '—',
+      imageStart == null
+        ? 'not measured'
+        : `${Math.round(imageStart)} ms (${range(imageStarts)})${bareStart != null ? `; ${ratioCell(imageStart / bareStart, 'bare node:http start')}` : ''}`,
+      '< 250 ms',
+      mark(check(imageStart, imageStart < 250)),
+    ]),
+    row([
+      'bare node:http baseline spawn to first answer, median of 5',
+      '—',
+      '—',
+      bareStart == null ? 'not measured' : `${Math.round(bareStart)} ms (${range(bareStarts)})`,
+      '—',
+      '—',
     ]),
     row([
       'Prism mock spawn to first 2xx answer, median of 3',

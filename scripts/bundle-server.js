@@ -10,7 +10,17 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const out = join(root, 'bundle');
-const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', minify: true, keepNames: true, sourcemap: true, legalComments: 'eof', logLevel: 'warning' };
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minify: true,
+  keepNames: true,
+  sourcemap: true,
+  legalComments: 'eof',
+  logLevel: 'warning',
+};
 buildSync({
   ...common,
   entryPoints: [join(root, 'dist', 'cli', 'main.js')],
@@ -22,3 +32,21 @@ const faker = join(out, 'node_modules', '@faker-js', 'faker');
 mkdirSync(faker, { recursive: true });
 buildSync({ ...common, entryPoints: [require.resolve('@faker-js/faker')], outfile: join(faker, 'index.js') });
 writeFileSync(join(faker, 'package.json'), `${JSON.stringify({ name: '@faker-js/faker', main: 'index.js' })}\n`);
+
+// The built-in scenarios parsed and checked now, so a start reads one JSON file instead of parsing YAML (each
+// with its file's content hash: an edited scenario file is read afresh; src/engine/scenarios/scenario-library.ts).
+const { createHash } = require('node:crypto');
+const { readFileSync, rmSync } = require('node:fs');
+const { basename } = require('node:path');
+const { ScenarioLibrary, PREBUILT_SCENARIOS_FILE } = require(join(root, 'dist', 'engine', 'scenarios', 'scenario-library.js'));
+rmSync(join(out, PREBUILT_SCENARIOS_FILE), { force: true });
+const library = ScenarioLibrary.builtIn();
+const prebuilt = library
+  .list()
+  .filter((summary) => summary.builtIn)
+  .map((summary) => ({
+    file: basename(summary.source),
+    sha256: createHash('sha256').update(readFileSync(summary.source)).digest('hex'),
+    scenario: library.byName(summary.name),
+  }));
+writeFileSync(join(out, PREBUILT_SCENARIOS_FILE), JSON.stringify(prebuilt));

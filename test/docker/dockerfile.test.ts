@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,3 +90,15 @@ test('its steps build an image that serves the API from one bundled file, passes
     expect(await exited).toBe(0);
   }
 }, 240_000);
+
+test("the image's start-up caches (V8's code cache, the parsed built-in scenarios) are made at build and never hide an edited scenario file", () => {
+  // Runs after the build above, in the same scratch image folder.
+  const app = dirs.get('stage1')!;
+  expect(existsSync(join(app, 'bundle', 'bvs-mock.js.cache'))).toBe(true);
+  expect(existsSync(join(app, 'bundle', 'built-in-scenarios.json'))).toBe(true);
+  const list = () => execFileSync(process.execPath, ['bin/bvs-mock.js', 'scenarios'], { cwd: app, encoding: 'utf8' });
+  expect(list()).toContain('happy-partners');
+  const file = join(app, 'scenarios', 'happy-partners.yaml');
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/^description: .*$/m, 'description: Edited after the build.'));
+  expect(list()).toMatch(/happy-partners\s+76920415-6\s+Edited after the build\./);
+});

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Issue, ParseResult, Scenario } from '../../schemas';
 import { PACKAGE_ROOT } from '../../package-root';
@@ -13,6 +14,12 @@ import { scenarioTins, tinKey } from './scenario-tins';
  * `dist/engine/scenarios` once built; both are three levels below the package root.
  */
 export const BUILT_IN_SCENARIOS_DIR = path.join(PACKAGE_ROOT, 'scenarios');
+
+/**
+ * The built-in scenarios parsed at the image's build, beside the one-file bundle (scripts/bundle-server.js).
+ * Looked for beside the running code, so only the bundle uses it: dist/ and src/ always parse the files.
+ */
+export const PREBUILT_SCENARIOS_FILE = 'built-in-scenarios.json';
 
 /** The files {@link ScenarioLibrary.loadDirectory} reads. */
 const SCENARIO_FILE = /\.(ya?ml|json)$/i;
@@ -76,8 +83,35 @@ export class ScenarioLibrary {
   /** A library holding the package's built-in scenarios (`scenarios/*.yaml`, see docs/scenarios.md). */
   static builtIn(): ScenarioLibrary {
     const library = new ScenarioLibrary();
-    library.load(BUILT_IN_SCENARIOS_DIR, { override: false, builtIn: true });
+    if (!library.loadPrebuilt()) library.load(BUILT_IN_SCENARIOS_DIR, { override: false, builtIn: true });
     return library;
+  }
+
+  /**
+   * The built-in scenarios as the container image's build parsed and checked them (bundle/built-in-scenarios.json,
+   * written by scripts/bundle-server.js), which saves a start parsing YAML: used only when every file's content
+   * hash still matches, so an edited scenario file is always read afresh. False when there is none to use.
+   */
+  private loadPrebuilt(): boolean {
+    const file = path.join(__dirname, PREBUILT_SCENARIOS_FILE);
+    if (!existsSync(file)) return false;
+    try {
+      const prebuilt = JSON.parse(readFileSync(file, 'utf8')) as Array<{ file: string; sha256: string; scenario: Scenario }>;
+      const batch = ++this.batches;
+      const entries = prebuilt.map(({ file: name, sha256, scenario }) => {
+        const source = path.join(BUILT_IN_SCENARIOS_DIR, name);
+        if (createHash('sha256').update(readFileSync(source)).digest('hex') !== sha256) throw new Error(`${name} changed since the build`);
+        return { scenario, source, builtIn: true, fromFile: true, batch };
+      });
+      const names = new Set(readdirSync(BUILT_IN_SCENARIOS_DIR).filter((name) => SCENARIO_FILE.test(name)));
+      if (names.size !== entries.length) return false;
+      for (const entry of entries) this.put(entry);
+      return true;
+    } catch {
+      this.names.clear();
+      this.tins.clear();
+      return false;
+    }
   }
 
   /**
