@@ -8,7 +8,7 @@ export const ROOT = join(__dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'bvs-mock.js');
 
 /** Newest modification time under `dir`, in ms. */
-function newest(dir: string): number {
+export function newest(dir: string): number {
   return readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
     const path = join(dir, entry.name);
     return Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);

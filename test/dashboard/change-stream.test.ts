@@ -1,0 +1,103 @@
+import { startTestServer } from '../support/api-test-server';
+import { HAPPY_NO_PARTNERS } from '../support/built-in-tins';
+import { openEventStream } from '../support/event-stream';
+
+// GET /_mock/stream, the dashboard's live updates: small notices of change, nothing buffered, and nothing
+// left behind by a tab that closes, a reset, or a server that stops while pages are open.
+
+test('sends ready, then one change notice per burst of events, naming what changed', async () => {
+  const t = await startTestServer();
+  try {
+    const stream = await openEventStream(t.server.url, '/_mock/stream', { ca: t.server.certificate });
+    expect(stream.status).toBe(200);
+    expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    await stream.waitFor(/event: ready/);
+    await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' });
+    await t.runClock();
+    await stream.waitFor(/event: change\ndata: \{[^\n]*"emitted"/);
+    const notices = stream.received().match(/event: change/g) ?? [];
+    // A tree of events played in one run costs a few notices, not one per event.
+    expect(notices.length).toBeLessThan(6);
+    stream.close();
+  } finally {
+    await t.close();
+  }
+});
+
+test('lets go of a stream whose client hangs up, across many tabs opened and closed', async () => {
+  const t = await startTestServer();
+  try {
+    const streams = await Promise.all(Array.from({ length: 40 }, () => openEventStream(t.server.url, '/_mock/stream', { ca: t.server.certificate })));
+    expect(t.server.services.changes.size).toBe(40);
+    for (const stream of streams) stream.close();
+    await waitUntil(() => t.server.services.changes.size === 0);
+    expect(t.server.services.changes.size).toBe(0);
+  } finally {
+    await t.close();
+  }
+});
+
+test('tells open streams of a reset, which it never waits for', async () => {
+  const t = await startTestServer();
+  try {
+    const stream = await openEventStream(t.server.url, '/_mock/stream', { ca: t.server.certificate });
+    const started = Date.now();
+    expect((await t.call('/_mock/reset', { method: 'POST' })).status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await stream.waitFor(/"kinds":\[[^\]]*"reset"/);
+    stream.close();
+  } finally {
+    await t.close();
+  }
+});
+
+test('ends open streams when the server stops, without holding the stop', async () => {
+  const t = await startTestServer();
+  const stream = await openEventStream(t.server.url, '/_mock/stream', { ca: t.server.certificate });
+  const started = Date.now();
+  await t.close();
+  await stream.ended;
+  expect(Date.now() - started).toBeLessThan(2_000);
+  expect(t.server.services.changes.size).toBe(0);
+});
+
+test('is locked like the rest of the control API under --control-token', async () => {
+  const t = await startTestServer({ controlToken: 'stream_token' });
+  try {
+    expect((await t.call('/_mock/stream')).status).toBe(401);
+    const stream = await openEventStream(t.server.url, '/_mock/stream', { ca: t.server.certificate, headers: { authorization: 'Bearer stream_token' } });
+    expect(stream.status).toBe(200);
+    stream.close();
+    // The page and its assets stay open: it asks for the token itself.
+    const page = await t.call('/_mock/');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    const script = /src="(\/_mock\/assets\/[^"]+\.js)"/.exec(page.text())![1]!;
+    const asset = await t.call(script);
+    expect([asset.status, asset.headers['content-type'], asset.headers['cache-control']]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+      'public, max-age=31536000, immutable',
+    ]);
+    expect((await t.call('/_mock/assets/..%2Fpackage.json')).status).toBe(404);
+    expect((await t.call('/_mock')).headers.location).toBe('/_mock/');
+  } finally {
+    await t.close();
+  }
+});
+
+test('keeps the page and its assets out of the journal of client requests', async () => {
+  const t = await startTestServer();
+  try {
+    await t.call('/_mock/');
+    const journal = (await t.call('/_mock/requests')).json() as { requests: unknown[] };
+    expect(journal.requests).toEqual([]);
+  } finally {
+    await t.close();
+  }
+});
+
+async function waitUntil(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+}
