@@ -5,6 +5,8 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The dashboard at /_mock/, built into dashboard-dist/ by `npm run build`.
+COPY dashboard ./dashboard
 COPY scripts ./scripts
 COPY scenarios ./scenarios
 RUN npm ci --ignore-scripts --no-audit --no-fund && npm run build && node scripts/bundle-server.js
@@ -18,6 +20,7 @@ ENV NODE_ENV=production \
     BVS_MOCK_SCENARIOS=scenarios.d
 # One bundled file (and faker's, loaded on first use) instead of dist/ and node_modules: a small layer, a fast start.
 COPY --from=build /app/bundle ./bundle
+COPY --from=build /app/dashboard-dist ./dashboard-dist
 COPY package.json ./
 COPY bin ./bin
 COPY scenarios ./scenarios

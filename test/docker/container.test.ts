@@ -105,7 +105,7 @@ describeWithPodman('the image, built and run with podman', () => {
     expect(imageLayersBytes).toBeGreaterThan(0);
     expect(imageLayersBytes).toBeLessThan(25 * 1024 * 1024);
     const listed = podman(['run', '--rm', '--entrypoint', 'ls', IMAGE, '/app']);
-    expect(listed.split('\n').filter(Boolean).sort()).toEqual(['bin', 'bundle', 'openapi', 'package.json', 'scenarios', 'scenarios.d']);
+    expect(listed.split('\n').filter(Boolean).sort()).toEqual(['bin', 'bundle', 'dashboard-dist', 'openapi', 'package.json', 'scenarios', 'scenarios.d']);
   });
 
   test('configured by environment variables only: health check, HTTPS as "bvs" with the fetched certificate, a webhook to the host, a mounted scenario, the node user, and SIGTERM to exit 0', async () => {

@@ -55,6 +55,7 @@ test('its steps build an image that serves the API from one bundled file, passes
   expect(existsSync(join(app, 'node_modules'))).toBe(false);
   expect(existsSync(join(app, 'dist'))).toBe(false);
   expect(existsSync(join(app, 'bundle', 'bvs-mock.js'))).toBe(true);
+  expect(existsSync(join(app, 'dashboard-dist', 'index.html'))).toBe(true);
 
   const runtime = stages[1]!.instructions;
   const entrypoint = runtime.find((instruction) => instruction.keyword === 'ENTRYPOINT')!.args;
@@ -84,6 +85,14 @@ test('its steps build an image that serves the API from one bundled file, passes
       ).on('error', reject),
     );
     expect(status).toBe(200);
+    // The dashboard is found beside the bundle, as in the image.
+    const page = await new Promise<[number, string | undefined]>((resolve, reject) =>
+      get({ host: '127.0.0.1', port, path: '/_mock/', rejectUnauthorized: false }, (response) => {
+        response.resume();
+        resolve([response.statusCode ?? 0, response.headers['content-type']]);
+      }).on('error', reject),
+    );
+    expect(page).toEqual([200, 'text/html; charset=utf-8']);
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
