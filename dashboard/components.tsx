@@ -18,6 +18,8 @@ const TONES: Record<string, string> = {
   completed: 'good',
   approved: 'good',
   extracted: 'good',
+  evaluated: 'good',
+  submitted: 'good',
   low: 'info',
   pending: 'wait',
   created: 'wait',

@@ -72,6 +72,10 @@ export function startBanner(input: BannerInput): string {
   // Says that it is locked and how to unlock it, never the token itself.
   if (server.services.controlToken !== null)
     row('', 'locked: send Authorization: Bearer <the --control-token value>; GET /_mock/health and /_mock/openapi.json stay open');
+  row(
+    'Dashboard',
+    `${server.url}/_mock/  (in a browser: trees, deliveries, the clock, the report, live${server.services.controlToken === null ? '' : '; asks for the control token'})`,
+  );
   row('OpenAPI', `${server.url}/openapi.yaml  ${server.url}/openapi.json`);
   if (server.certificate !== null) {
     const names = new X509Certificate(server.certificate).subjectAltName?.replace(/DNS:|IP Address:/g, '') ?? 'none';

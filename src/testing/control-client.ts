@@ -30,8 +30,12 @@ import type {
   WebhookEndpoint,
   WebhookEndpointCreate,
   WebhookEndpointPatch,
+  OrganizationListing,
+  ValidationSummaryPage,
+  ValidationTree,
   z,
 } from '../schemas';
+import { listenForChanges, type ChangeNotice } from './change-stream';
 
 export type { EmittedEvent, Health, JournalEntry, ScenarioListing };
 
@@ -77,6 +81,8 @@ export interface EventQuery {
   resource_id?: string;
   endpoint_id?: string;
   entity_validation_id?: string;
+  /** `newest` for the latest first; the default is oldest first. */
+  order?: 'oldest' | 'newest';
   limit?: number;
   cursor?: string;
 }
@@ -336,6 +342,29 @@ export class BvsMockControl {
         throw new Error(`bvs-mock: ${validationId} did not settle within ${options.timeoutMs ?? DEFAULT_WAIT_MS} ms; is the clock moving?`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+  }
+
+  /** `GET /_mock/organizations`: the organizations configured, the default one marked. */
+  async organizations(): Promise<OrganizationListing[]> {
+    return (await this.call<{ organizations: OrganizationListing[] }>('GET', '/_mock/organizations')).organizations;
+  }
+
+  /** `GET /_mock/entity_validations`: one page of the validations created through the API, newest first. */
+  validations(query: { limit?: number; cursor?: string } = {}): Promise<Answer<typeof ValidationSummaryPage>> {
+    return this.call('GET', this.scoped('/_mock/entity_validations', query));
+  }
+
+  /** `GET /_mock/entity_validations/:id`: a validation's whole tree (partners, batches, runs with their history, formations, information requests). */
+  validationTree(id: string): Promise<ValidationTree> {
+    return this.call('GET', this.scoped(`/_mock/entity_validations/${id}`));
+  }
+
+  /**
+   * `GET /_mock/stream`: calls `listener` with every notice of change (events emitted, attempts ended,
+   * the clock moved, a reset) until the function it resolves with is called.
+   */
+  onChange(listener: (notice: ChangeNotice) => void): Promise<() => void> {
+    return listenForChanges(this.options, listener);
   }
 
   /** `GET /_mock/requests`: the journal of API requests, with their contract violations. */

@@ -23,6 +23,7 @@ export {
   type ScenarioListing,
 } from './control-client';
 export { SCENARIOS, type BuiltInScenario } from './scenarios';
+export type { ChangeNotice } from './change-stream';
 export { startBvsMock, type RunningBvsMock, type StartBvsMockOptions } from './start-bvs-mock';
 export { bvsMatchers, expectNoViolations, type BvsMatchers } from './matchers';
 export { checkReceiver, type ReceiverCheckOptions } from './check-receiver';

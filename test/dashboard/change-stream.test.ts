@@ -1,3 +1,4 @@
+import { connectBvsMock, type ChangeNotice } from '../../src/testing';
 import { startTestServer } from '../support/api-test-server';
 import { HAPPY_NO_PARTNERS } from '../support/built-in-tins';
 import { openEventStream } from '../support/event-stream';
@@ -92,6 +93,33 @@ test('keeps the page and its assets out of the journal of client requests', asyn
     await t.call('/_mock/');
     const journal = (await t.call('/_mock/requests')).json() as { requests: unknown[] };
     expect(journal.requests).toEqual([]);
+  } finally {
+    await t.close();
+  }
+});
+
+test("the testing library's control client reads what the dashboard reads, and hears the same notices", async () => {
+  const t = await startTestServer();
+  try {
+    const control = connectBvsMock(t.server.url, { ca: t.server.certificate! });
+    const notices: ChangeNotice[] = [];
+    const stop = await control.onChange((notice) => notices.push(notice));
+    const first = await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' });
+    const second = await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' });
+    await control.run();
+    await waitUntil(() => notices.some((notice) => notice.kinds.includes('emitted')));
+    stop();
+    expect(notices.flatMap((notice) => notice.kinds)).toEqual(expect.arrayContaining(['request', 'emitted']));
+    expect(await control.organizations()).toEqual([{ id: 'default', default: true, oauth_configured: false }]);
+    const page = await control.validations({ limit: 1 });
+    expect([page.total, page.validations.map((validation) => validation.id)]).toEqual([2, [second.id]]);
+    const older = await control.validations({ limit: 1, cursor: page.next_cursor! });
+    expect([older.validations.map((validation) => validation.id), older.next_cursor]).toEqual([[first.id], null]);
+    const tree = await control.validationTree(first.id);
+    expect(tree.settled).toBe(true);
+    const runs = tree.validation.data_source_run_batches[0]!.data_source_runs;
+    for (const run of runs) expect(tree.run_history[run.id]!.map((change) => change.status)).toEqual(['created', run.status]);
+    expect((await control.events({ order: 'newest', limit: 1 })).events).toEqual([]);
   } finally {
     await t.close();
   }
