@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { ROOT } from './built-cli';
@@ -9,19 +9,12 @@ import { BASE_IMAGE, ensureBaseImage, podman } from './podman';
 // copies, so a second test file (or a second run with the same sources) reuses it instead of spending a minute
 // building it again, and a change to any copied file builds a new one.
 
-/** What the Dockerfile copies into the image, and the Dockerfile itself. */
-const BUILD_INPUTS = [
-  'Dockerfile',
-  'package.json',
-  'package-lock.json',
-  'tsconfig.json',
-  'tsconfig.build.json',
-  'src',
-  'scripts',
-  'scenarios',
-  'bin',
-  'openapi',
-];
+/** What the Dockerfile copies from the build context (its COPY lines without --from), and the Dockerfile itself. */
+function buildInputs(): string[] {
+  const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+  const copied = [...dockerfile.matchAll(/^COPY\s+(?!--from)(.+)\s+\S+\s*$/gm)].flatMap((match) => match[1]!.trim().split(/\s+/));
+  return ['Dockerfile', ...new Set(copied)].filter((input) => existsSync(join(ROOT, input)));
+}
 const REPOSITORY = 'localhost/bvs-mock-test';
 /** Images of older sources are removed once this old, never while another run may still use them. */
 const STALE_AFTER_MS = 6 * 60 * 60 * 1000;
@@ -38,7 +31,7 @@ function hashInputs(): string {
       .update(readFileSync(path))
       .update('\0');
   };
-  for (const input of BUILD_INPUTS) add(join(ROOT, input));
+  for (const input of buildInputs()) add(join(ROOT, input));
   hash.update(podman(['image', 'inspect', '--format', '{{.Id}}', BASE_IMAGE]).trim());
   return hash.digest('hex').slice(0, 16);
 }
