@@ -94,6 +94,7 @@ test('every shell block of the README is run by this test, or by the test named 
     'prism-cli',
   ];
   const runElsewhere: Record<string, { file: string; proves: string[] }> = {
+    '"name": "local"': { file: 'test/dashboard/readme-walkthrough.test.ts', proves: ['"The dashboard"', 'block.replaceAll'] },
     'npm install && npm start': { file: '.ci/run', proves: ['npm ci', 'npm test'] },
     'docker build -t bvs-mock .': {
       file: 'test/docker/container.test.ts',
