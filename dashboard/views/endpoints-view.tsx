@@ -28,13 +28,16 @@ export function EndpointsView() {
   const [secret, setSecret] = useState<{ endpoint: string; value: string } | null>(null);
   const [error, setError] = useState<Error | undefined>(undefined);
 
-  const act = async (work: () => Promise<void>) => {
+  /** Runs a change and answers whether it was made; a refusal is shown with bvs-mock's reason. */
+  const act = async (work: () => Promise<void>): Promise<boolean> => {
     setError(undefined);
     try {
       await work();
       endpoints.reload();
+      return true;
     } catch (caught) {
       setError(caught as Error);
+      return false;
     }
   };
   const showSecret = (answer: { webhook_endpoint: WebhookEndpoint; secret?: string }) => {
@@ -167,7 +170,8 @@ function EndpointForm({
 }: {
   initial: Draft;
   submitLabel: string;
-  onSubmit: (draft: Draft) => Promise<void>;
+  /** Answers whether the change was made: a refused one keeps what was typed. */
+  onSubmit: (draft: Draft) => Promise<boolean>;
   onCancel?: () => void;
 }) {
   const [draft, setDraft] = useState<Draft>({
@@ -188,8 +192,7 @@ function EndpointForm({
         event.preventDefault();
         setBusy(true);
         try {
-          await onSubmit(draft);
-          if (onCancel === undefined) setDraft({ ...EMPTY, subscribed_events: [...EVENT_TYPES] });
+          if ((await onSubmit(draft)) && onCancel === undefined) setDraft({ ...EMPTY, subscribed_events: [...EVENT_TYPES] });
         } finally {
           setBusy(false);
         }

@@ -23,6 +23,7 @@ export const OrganizationListing = outbound(
   'OrganizationListing',
 );
 
+/** `GET /_mock/organizations`. */
 export const OrganizationList = outbound(z.strictObject({ organizations: z.array(OrganizationListing) }), 'OrganizationList');
 
 /** A validation created through the API, as the dashboard lists it (`GET /_mock/entity_validations`). */
@@ -41,6 +42,7 @@ export const ValidationSummary = outbound(
   'ValidationSummary',
 );
 
+/** A page of `GET /_mock/entity_validations`, newest first. */
 export const ValidationSummaryPage = outbound(
   z.strictObject({
     validations: z.array(ValidationSummary),

@@ -77,6 +77,11 @@ describeInBrowser('the dashboard in Chromium', () => {
       await page.selectOption('select[name=auth_type]', 'oauth');
       await page.click('button:has-text("Create endpoint")');
       await page.locator('[role=alert]', { hasText: 'OAuth is configured' }).waitFor();
+      // What was typed stays, to be corrected (here: created disabled, which the rule allows).
+      expect(await page.inputValue('input[name=name]')).toBe('oauth-receiver');
+      await page.uncheck('input[name=enabled]');
+      await page.click('button:has-text("Create endpoint")');
+      await page.locator('[data-endpoint=oauth-receiver]', { hasText: 'disabled' }).waitFor();
       await shot(page, '02-oauth-refused');
 
       await page.click('nav >> text=Validations');
@@ -92,7 +97,7 @@ describeInBrowser('the dashboard in Chromium', () => {
       await page.locator('[data-testid=events] tbody tr').first().waitFor();
       const rows = await page.locator('[data-testid=events] tbody tr').count();
       expect(rows).toBeGreaterThan(5);
-      await page.locator('[data-testid=events] tbody tr', { hasText: 'data_source_run_batch.ready' }).first().click();
+      await page.locator('[data-testid=events] tbody tr', { hasText: 'data_source_run_batch.ready' }).filter({ hasText: 'orders-receiver' }).first().click();
       await page.locator('[data-testid=attempts] .badge', { hasText: '200' }).first().waitFor();
       await page.click('button:has-text("Redeliver")');
       await page.locator('[data-testid=attempts] td', { hasText: 'redelivery' }).waitFor();
