@@ -136,6 +136,27 @@ describeInBrowser('the dashboard in Chromium', () => {
     }
   }, 120_000);
 
+  test('follows a reset made elsewhere, then says so when the server stops, without a page error', async () => {
+    const t = await startTestServer();
+    const validation = await t.create({ tin: HAPPY_PARTNERS, country: 'CL' });
+    const { context, page } = await open(t, `#/validations?id=${validation.id}`);
+    try {
+      await page.locator('[data-testid=tree]').waitFor();
+      await page.getByText('live', { exact: true }).waitFor();
+      expect((await t.call('/_mock/reset', { method: 'POST' })).status).toBe(200);
+      await page.locator('text=None yet').waitFor();
+      await page.locator('[role=alert]', { hasText: validation.id }).waitFor();
+      expect(await page.locator('[data-testid=tree]').count()).toBe(0);
+      await shot(page, '11-after-reset');
+      await t.close();
+      await page.getByText('reconnecting…').waitFor();
+      await shot(page, '12-server-stopped');
+      expect((page as Page & { problems?: string[] }).problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
   test('serves the page open under --control-token, asks for the token, then sends it as Bearer to the control API', async () => {
     const t = await startTestServer({ controlToken: CONTROL_TOKEN });
     const { context, page } = await open(t, '#/validations');
