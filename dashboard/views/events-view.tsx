@@ -4,7 +4,7 @@ import type { DeliveryEvent } from '../../src/schemas/delivery';
 import type { WebhookEndpoint } from '../../src/schemas/webhook-endpoint';
 import { EVENT_TYPES } from '../../src/schemas/event-type-names';
 import { control, withQuery } from '../api';
-import { Badge, ErrorNote, Instant, Json, Loading, Panel } from '../components';
+import { Badge, ErrorNote, Instant, Json, Loading, Panel, offset } from '../components';
 import { go } from '../hash-route';
 import { useLoad } from '../use-load';
 
@@ -45,7 +45,7 @@ export function EventsView({ filters }: { filters: EventFilters }) {
   const endpointName = (id: string | null) => endpoints.data?.webhook_endpoints.find((endpoint) => endpoint.id === id)?.name ?? id ?? 'legacy webhook_url';
 
   return (
-    <div class="split">
+    <div class={`split ${filters.event === undefined ? '' : 'with-side'}`}>
       <div class="split-main">
         <Panel title="Delivery events" actions={page.data === undefined ? null : <Counts counts={page.data.counts} onPick={(status) => set({ status })} />}>
           <div class="filters">
@@ -91,11 +91,11 @@ export function EventsView({ filters }: { filters: EventFilters }) {
                 <tr>
                   <th>Created (simulated)</th>
                   <th>Type</th>
-                  <th>Resource</th>
-                  <th>Endpoint</th>
+                  <th class="wide-only">Resource</th>
+                  <th class="wide-only">Endpoint</th>
                   <th>Status</th>
                   <th>Attempts</th>
-                  <th>Last answer</th>
+                  <th class="wide-only">Last answer</th>
                 </tr>
               </thead>
               <tbody>
@@ -112,13 +112,13 @@ export function EventsView({ filters }: { filters: EventFilters }) {
                         <Instant at={event.created_at} />
                       </td>
                       <td class="mono">{event.type}</td>
-                      <td class="mono">{event.resource_id}</td>
-                      <td>{endpointName(event.endpoint_id)}</td>
+                      <td class="mono wide-only">{event.resource_id}</td>
+                      <td class="wide-only">{endpointName(event.endpoint_id)}</td>
                       <td>
                         <Badge value={event.status} />
                       </td>
                       <td>{event.attempts.length}</td>
-                      <td>{last === undefined ? <span class="muted">—</span> : (last.response_code ?? last.error)}</td>
+                      <td class="wide-only">{last === undefined ? <span class="muted">—</span> : (last.response_code ?? last.error)}</td>
                     </tr>
                   );
                 })}
@@ -247,8 +247,8 @@ function EventDetail({ id, endpointName, onClose }: { id: string; endpointName: 
                 <tr>
                   <th>#</th>
                   <th>Trigger</th>
-                  <th>Simulated</th>
-                  <th>Real</th>
+                  <th title="Simulated time since the event was created">Simulated</th>
+                  <th title="Wall-clock time (UTC) the attempt ended">Real</th>
                   <th>Answer</th>
                   <th>Duration</th>
                 </tr>
@@ -259,12 +259,8 @@ function EventDetail({ id, endpointName, onClose }: { id: string; endpointName: 
                     <tr>
                       <td>{attempt.number}</td>
                       <td>{attempt.trigger}</td>
-                      <td>
-                        <Instant at={attempt.at} />
-                      </td>
-                      <td>
-                        <Instant at={attempt.real_at} />
-                      </td>
+                      <td title={attempt.at}>{offset(event.created_at, attempt.at)}</td>
+                      <td title={attempt.real_at}>{attempt.real_at.slice(11, 19)}</td>
                       <td>
                         {attempt.response_code === null ? (
                           <Badge value={attempt.error ?? 'no answer'} title="No answer came" />
