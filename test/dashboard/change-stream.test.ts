@@ -38,6 +38,19 @@ test('lets go of a stream whose client hangs up, across many tabs opened and clo
   }
 });
 
+test('stays open past every connection timeout, which are for silent clients, not for a stream that is written to', async () => {
+  const t = await startTestServer({ timeouts: { idleMs: 300, headersMs: 300, requestMs: 300, keepAliveMs: 300 } });
+  try {
+    const stream = await openEventStream(t.server.url, '/_mock/stream', { ca: t.server.certificate });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect((await t.call('/_mock/reset', { method: 'POST' })).status).toBe(200);
+    await stream.waitFor(/"reset"/);
+    stream.close();
+  } finally {
+    await t.close();
+  }
+});
+
 test('tells open streams of a reset, which it never waits for', async () => {
   const t = await startTestServer();
   try {
