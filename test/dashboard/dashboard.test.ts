@@ -157,6 +157,31 @@ describeInBrowser('the dashboard in Chromium', () => {
     }
   }, 60_000);
 
+  test("a hidden tab lets its stream go and picks it up when shown again, so many tabs do not hold the browser's connections", async () => {
+    const t = await startTestServer();
+    const { context, page } = await open(t, '#/validations');
+    try {
+      await page.getByText('live', { exact: true }).waitFor();
+      expect(t.server.services.changes.size).toBe(1);
+      // Run in the page, where document exists: as a browser does when the tab is hidden or shown.
+      const setHidden = (hidden: boolean) =>
+        page.evaluate(
+          `Object.defineProperty(document, 'hidden', { configurable: true, get: () => ${hidden} }); document.dispatchEvent(new Event('visibilitychange'))`,
+        );
+      await setHidden(true);
+      for (let waited = 0; t.server.services.changes.size > 0 && waited < 3_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(t.server.services.changes.size).toBe(0);
+      // What happened meanwhile is there once the tab is shown: it refetches on reconnecting.
+      const validation = await t.create({ tin: HAPPY_PARTNERS, country: 'CL' });
+      await setHidden(false);
+      await page.locator(`[data-validation="${validation.id}"]`).waitFor();
+      expect(t.server.services.changes.size).toBe(1);
+    } finally {
+      await context.close();
+      await t.close();
+    }
+  }, 60_000);
+
   test('serves the page open under --control-token, asks for the token, then sends it as Bearer to the control API', async () => {
     const t = await startTestServer({ controlToken: CONTROL_TOKEN });
     const { context, page } = await open(t, '#/validations');
