@@ -7,6 +7,8 @@ import type { ApiCore } from './api-core';
  */
 export type ConnectMiddleware = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
 import { handlersWith } from './msw-handlers';
+import { answerNodeRequest } from './node-server';
+import { CHANGE_STREAM_PATH } from './routes/dashboard-routes';
 import { vendoredMsw } from './vendored-msw';
 
 /**
@@ -22,5 +24,16 @@ import { vendoredMsw } from './vendored-msw';
 export function bvsMockMiddleware(core: ApiCore): ConnectMiddleware {
   // bvs-mock's bundled msw, loaded when used: importing bvs-mock never loads msw, and a stock jest runs it.
   const { createMiddleware, http } = vendoredMsw();
-  return createMiddleware(...handlersWith(http, core)) as unknown as ConnectMiddleware;
+  const middleware = createMiddleware(...handlersWith(http, core)) as unknown as ConnectMiddleware;
+  return (request, response, next) => {
+    // msw's middleware pipes a streamed body but never cancels it when the client hangs up, which would keep
+    // every closed dashboard tab subscribed to the change stream: that one answer comes from bvs-mock's own
+    // node transport, which lets go when the connection closes.
+    if (request.method === 'GET' && (request.url ?? '').split('?')[0] === CHANGE_STREAM_PATH) {
+      // No body limit to speak of: a GET of the stream has none, and one byte of body is answered 413.
+      answerNodeRequest(core, request, response, 0).catch(next);
+      return;
+    }
+    middleware(request, response, next);
+  };
 }

@@ -288,8 +288,18 @@ function answerWith(options: NodeServerOptions, mode: AnswerMode) {
   };
 }
 
+/**
+ * Answers one request that reached bvs-mock through someone else's node server, as bvs-mock's own server
+ * answers it: the express middleware's way for the change stream, whose end msw's middleware never
+ * passes on when the client hangs up (bvsMockMiddleware).
+ */
+export function answerNodeRequest(core: ApiCore, request: IncomingMessage, response: ServerResponse, bodyLimit: number): Promise<void> {
+  const secure = (request.socket as { encrypted?: boolean }).encrypted === true;
+  return handle({ core, bodyLimit }, { request, response, secure, closeAfter: false });
+}
+
 async function handle(
-  options: NodeServerOptions,
+  options: Pick<NodeServerOptions, 'core' | 'bodyLimit' | 'logError'>,
   { request, response, secure, closeAfter }: AnswerMode & { request: IncomingMessage; response: ServerResponse },
 ): Promise<void> {
   let phase: 'reading' | 'answering' | 'writing' = 'reading';

@@ -2,6 +2,7 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { bvsMockMiddleware, createMock } from '../../src';
+import { openEventStream } from '../support/event-stream';
 
 const mock = createMock({ clock: 'manual', requireHttps: false });
 let server: Server;
@@ -39,4 +40,20 @@ test('errors through the middleware keep the one error shape', async () => {
   const response = await fetch(`${base}/api/v2/entity_validations`, { method: 'POST', headers: { authorization: 'Bearer nope' } });
   expect(response.status).toBe(401);
   expect(await response.json()).toMatchObject({ error: { code: 'invalid_token', request_id: response.headers.get('x-request-id') } });
+});
+
+test('the change stream through the middleware sends notices as they happen and lets go of a client that hangs up', async () => {
+  const stream = await openEventStream(base, '/_mock/stream');
+  expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
+  expect(mock.services.changes.size).toBe(1);
+  await fetch(`${base}/api/v2/entity_validations`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer test_key_default', 'content-type': 'application/json' },
+    body: JSON.stringify({ tin: '76354771-K', country: 'CL' }),
+  });
+  await stream.waitFor(/"kinds":\[[^\]]*"request"/);
+  stream.close();
+  const deadline = Date.now() + 5_000;
+  while (mock.services.changes.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(mock.services.changes.size).toBe(0);
 });

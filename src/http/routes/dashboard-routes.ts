@@ -12,6 +12,9 @@ const control = { kind: 'control' as const };
  * Real milliseconds between two comment lines on an idle stream: a proxy or a browser that closes
  * quiet connections keeps it, and a client that went away without a word is found by the failed write.
  */
+/** Where the change stream is served (`GET`). */
+export const CHANGE_STREAM_PATH = '/_mock/stream';
+
 export const STREAM_HEARTBEAT_MS = 15_000;
 
 /** How long a browser waits before it reconnects a dropped stream (the `retry:` field of server-sent events). */
@@ -90,7 +93,7 @@ export const dashboardRoutes: Route[] = [
   },
   {
     method: 'GET',
-    pattern: '/_mock/stream',
+    pattern: CHANGE_STREAM_PATH,
     operation: 'control.stream',
     access: control,
     pure: true,
