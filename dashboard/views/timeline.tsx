@@ -67,7 +67,7 @@ export function Timeline({ start, events, deliveries }: { start: string; events:
             <tr key={event.sequence} id={`seq-${event.sequence}`}>
               <td class="muted">{event.sequence}</td>
               <td title={event.emitted_at}>{offset(start, event.emitted_at)}</td>
-              <td class="mono">
+              <td class="mono event-type">
                 <span class={`dot mark-${event.type.split('.')[0]}`} /> {event.type}
               </td>
               <td class="mono">{event.resource_id}</td>
