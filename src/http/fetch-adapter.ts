@@ -11,22 +11,35 @@ export async function fromFetchRequest(request: Request): Promise<CoreRequest> {
   return { method: request.method, path: url.pathname, query: url.searchParams, headers, body, secure: url.protocol === 'https:' };
 }
 
-/** Converts a core response into a fetch `Response`. */
-export function toFetchResponse(response: CoreResponse): Response {
+/**
+ * Converts a core response into a fetch `Response`. `signal` is the request's: when the client gives up on a
+ * streamed answer, the stream is let go (msw does not cancel a mocked body whose reader went away).
+ */
+export function toFetchResponse(response: CoreResponse, signal?: AbortSignal): Response {
   // A reset connection is a network error for the client's fetch.
   if (response.resetConnection) return Response.error();
   const body = typeof response.body === 'string' ? response.body : Buffer.from(response.body);
-  if (response.stream !== undefined) return new Response(streamBody(body, response.stream), { status: response.status, headers: response.headers });
+  if (response.stream !== undefined) return new Response(streamBody(body, response.stream, signal), { status: response.status, headers: response.headers });
   return new Response(response.status === 204 ? null : body, { status: response.status, headers: response.headers });
 }
 
 /** A streamed answer as a fetch body: it ends when the stream ends it, and a reader that cancels lets the stream go. */
-function streamBody(first: string | Buffer, stream: ResponseStream): ReadableStream<Uint8Array> {
+function streamBody(first: string | Buffer, stream: ResponseStream, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let close: (() => void) | undefined;
   let open = true;
   return new ReadableStream<Uint8Array>({
     start(controller) {
+      signal?.addEventListener(
+        'abort',
+        () => {
+          if (!open) return;
+          open = false;
+          close?.();
+          controller.error(signal.reason);
+        },
+        { once: true },
+      );
       if (first.length > 0) controller.enqueue(typeof first === 'string' ? encoder.encode(first) : first);
       close = stream.open(
         (chunk) => {

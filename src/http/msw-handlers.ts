@@ -24,5 +24,5 @@ export function createHandlers(core: ApiCore, baseUrl = '*'): HttpHandler[] {
 /** The handlers, made with a given msw's `http` (bvs-mock's bundled one for its own transports, vendored-msw.ts). */
 export function handlersWith(http: (typeof import('msw'))['http'], core: ApiCore, baseUrl = '*'): HttpHandler[] {
   const pattern = baseUrl === '*' ? '*' : `${baseUrl.replace(/\/+$/, '')}/*`;
-  return [http.all(pattern, async ({ request }) => toFetchResponse(await core.handle(await fromFetchRequest(request))))];
+  return [http.all(pattern, async ({ request }) => toFetchResponse(await core.handle(await fromFetchRequest(request)), request.signal))];
 }

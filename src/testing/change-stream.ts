@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ChangeNotice } from '../http/change-feed';
 import type { ControlClientOptions } from './control-client';
@@ -15,20 +15,17 @@ export type { ChangeNotice };
  * await control.run();
  * stop();
  */
-export function listenForChanges(options: ControlClientOptions, listener: (notice: ChangeNotice) => void): Promise<() => void> {
+export async function listenForChanges(options: ControlClientOptions, listener: (notice: ChangeNotice) => void): Promise<() => void> {
   const url = new URL('/_mock/stream', options.url);
   const headers: Record<string, string> = options.controlToken === undefined ? {} : { authorization: `Bearer ${options.controlToken}` };
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const outgoing = send(url, { headers, ...(url.protocol === 'https:' && options.ca !== undefined ? { ca: options.ca } : {}) }, (answer) => {
-      if (answer.statusCode !== 200) {
-        answer.resume();
-        reject(new Error(`bvs-mock: GET /_mock/stream answered ${answer.statusCode}; is the control token (controlToken) right?`));
-        return;
-      }
-      let buffer = '';
-      answer.setEncoding('utf8');
-      answer.on('data', (chunk: string) => {
+  // Hung up by a signal: over a server it closes the connection; in-process, msw passes a fetch's signal on to
+  // bvs-mock, which then lets the stream go.
+  const hangUp = new AbortController();
+  const body = await openStream(url, headers, options.ca, hangUp.signal);
+  void (async () => {
+    let buffer = '';
+    try {
+      for await (const chunk of body) {
         buffer += chunk;
         let end: number;
         while ((end = buffer.indexOf('\n\n')) !== -1) {
@@ -37,11 +34,41 @@ export function listenForChanges(options: ControlClientOptions, listener: (notic
           const data = /^data: (.*)$/m.exec(block)?.[1];
           if (/^event: change$/m.test(block) && data !== undefined) listener(JSON.parse(data) as ChangeNotice);
         }
-      });
-      answer.on('error', () => undefined);
-      resolve(() => outgoing.destroy());
+      }
+    } catch {
+      // Hung up, or bvs-mock stopped: nothing more to hear.
+    }
+  })();
+  return () => hangUp.abort();
+}
+
+/** The stream's body as text, once its head says 200; refused with what to check otherwise. */
+async function openStream(url: URL, headers: Record<string, string>, ca: string | undefined, signal: AbortSignal): Promise<AsyncIterable<string>> {
+  const refused = (status: number | undefined) => new Error(`bvs-mock: GET /_mock/stream answered ${status}; is the control token (controlToken) right?`);
+  const unreachable = (error: Error) => new Error(`bvs-mock: cannot reach ${url.origin} for GET /_mock/stream: ${error.message}`, { cause: error });
+  if (url.protocol === 'https:' && ca !== undefined) {
+    // Node's fetch cannot be told to trust one certificate: node:https can.
+    const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+      const outgoing = httpsRequest(url, { headers, ca, signal }, resolve);
+      outgoing.on('error', (error) => reject(unreachable(error)));
+      outgoing.end();
     });
-    outgoing.on('error', (error) => reject(new Error(`bvs-mock: cannot reach ${url.origin} for GET /_mock/stream: ${error.message}`, { cause: error })));
-    outgoing.end();
-  });
+    if (answer.statusCode !== 200) {
+      answer.resume();
+      throw refused(answer.statusCode);
+    }
+    answer.setEncoding('utf8');
+    return answer;
+  }
+  let answer: Response;
+  try {
+    answer = await fetch(url, { headers, signal });
+  } catch (error) {
+    throw unreachable(error as Error);
+  }
+  if (answer.status !== 200 || answer.body === null) {
+    await answer.body?.cancel();
+    throw refused(answer.status);
+  }
+  return answer.body.pipeThrough(new TextDecoderStream());
 }

@@ -2,6 +2,7 @@ import { setupServer } from 'msw/node';
 import { createMock } from '../../src';
 import { createHandlers } from '../../src/msw';
 import { EntityValidation, parseWith } from '../../src/schemas';
+import { listenForChanges } from '../../src/testing/change-stream';
 
 const BASE = 'https://bvs.test';
 const mock = createMock({ clock: 'manual' });
@@ -52,4 +53,24 @@ test('the base URL scheme counts: plain http through msw is refused as the spec 
     plain.close();
     server.listen({ onUnhandledRequest: 'error' });
   }
+});
+
+test('in-process, the change stream lets go of a reader that hangs up: a fetch aborted, and control.onChange stopped', async () => {
+  const hangUp = new AbortController();
+  const answer = await fetch(`${BASE}/_mock/stream`, { signal: hangUp.signal });
+  expect(answer.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  expect(mock.services.changes.size).toBe(1);
+  hangUp.abort();
+  await expect(answer.text()).rejects.toThrow();
+  expect(mock.services.changes.size).toBe(0);
+
+  const notices: string[] = [];
+  const stop = await listenForChanges({ url: BASE }, (notice) => notices.push(...notice.kinds));
+  expect(mock.services.changes.size).toBe(1);
+  await fetch(`${BASE}/_mock/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: 1 }) });
+  for (let waited = 0; !notices.includes('clock') && waited < 2_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(notices).toContain('clock');
+  stop();
+  for (let waited = 0; mock.services.changes.size > 0 && waited < 2_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(mock.services.changes.size).toBe(0);
 });
