@@ -16,7 +16,6 @@
 const fs = require('node:fs');
 const https = require('node:https');
 const http = require('node:http');
-const net = require('node:net');
 const path = require('node:path');
 const { transformSync } = require('esbuild');
 
@@ -26,16 +25,17 @@ const LAYER_TARGET_MB = 25;
 const STOP_TARGET_MS = 1000;
 const IMAGE = `localhost/bvs-mock-bench:${process.pid}`;
 
-/** The tests' podman module, compiled on the fly: one podman set-up for tests and benchmarks. */
-function loadPodmanSupport() {
-  const file = path.join(ROOT, 'test', 'support', 'podman.ts');
+/** A module of test/support, compiled on the fly: one podman set-up (and one free port) for tests and benchmarks. */
+function loadTestSupport(name) {
+  const file = path.join(ROOT, 'test', 'support', `${name}.ts`);
   const { code } = transformSync(fs.readFileSync(file, 'utf8'), { loader: 'ts', format: 'cjs', sourcefile: file });
   const module = { exports: {} };
   new Function('module', 'exports', 'require', '__dirname', '__filename', code)(module, module.exports, require, path.dirname(file), file);
   return module.exports;
 }
 
-const support = loadPodmanSupport();
+const support = loadTestSupport('podman');
+const { freePort } = loadTestSupport('free-port');
 const containers = new Set();
 
 function cleanUp() {
@@ -61,17 +61,6 @@ process.once('SIGINT', () => {
 const since = (started) => Number(process.hrtime.bigint() - started) / 1e6;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const range = (values) => `${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))}`;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Status of one GET, or 0 when nothing answers yet. */
 function status(url) {

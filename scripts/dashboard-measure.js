@@ -3,20 +3,9 @@
 // in headless Chromium (/usr/bin/chromium, or CHROMIUM_PATH); figures only, nothing is asserted.
 //   node scripts/dashboard-measure.js [validations]     (default 1000)
 const { performance } = require('node:perf_hooks');
-const { chromium } = require('playwright-core');
+const { launchChromium } = require('./chromium');
 const { startServer } = require('../dist/http');
 const { SCENARIOS, startWebhookReceiver } = require('../dist/testing');
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 async function call(base, method, path, body, headers = {}) {
   const response = await fetch(`${base}${path}`, {
@@ -34,7 +23,7 @@ async function main() {
   const count = Number(process.argv[2] ?? 1000);
   const receiver = await startWebhookReceiver();
   const server = await startServer({ http: true, port: 0, clock: 'manual', seed: 1 });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await launchChromium();
   try {
     const base = server.url;
     // Two endpoints take every event: a happy-partners tree emits 12, so 1,000 trees make 24,000 deliveries, of which 20,000 are kept.

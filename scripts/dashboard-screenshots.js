@@ -5,20 +5,10 @@
 //   node scripts/dashboard-screenshots.js [out-dir]     (default: docs/)
 const { mkdirSync } = require('node:fs');
 const { join, resolve } = require('node:path');
-const { chromium } = require('playwright-core');
+const { launchChromium } = require('./chromium');
 const { startServer } = require('../dist/http');
 const { SCENARIOS, startWebhookReceiver } = require('../dist/testing');
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const API_KEY = 'test_key_default';
 
 async function call(base, method, path, body, key) {
@@ -61,7 +51,7 @@ async function main() {
   const out = resolve(process.argv[2] ?? join(__dirname, '..', 'docs'));
   mkdirSync(out, { recursive: true });
   const server = await startServer({ http: true, port: 0, clock: 'manual', seed: 1 });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await launchChromium();
   try {
     const scene = await populate(server.url);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });

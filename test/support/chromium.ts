@@ -1,24 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { newest } from './built-cli';
 
+// The one launch of the dashboard's scripts (scripts/chromium.js): Debian's Chromium, headless and offline.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const launcher = require('../../scripts/chromium.js') as { CHROMIUM_PATH: string; launchChromium(): Promise<Browser> };
+
 /** Debian's Chromium (`apt-get install chromium`, done by .ci/run): playwright-core cannot download a browser here. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_PATH = launcher.CHROMIUM_PATH;
 
 const ROOT = join(__dirname, '..', '..');
-
-/** Flags that keep a headless Chromium quiet and offline (../shared STACK.md). */
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 /**
  * Why browser tests cannot run here, or null when they can. In CI they must run: a missing Chromium
@@ -32,7 +25,7 @@ export function chromiumUnavailable(): string | null {
 
 /** Launches headless Chromium; the test closes it. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS });
+  return launcher.launchChromium();
 }
 
 /** Builds dist/ and the dashboard when their sources are newer (after `npm ci`, `prepare` built both). Call it in `beforeAll` with a long timeout. */
