@@ -94,13 +94,27 @@ function View({ view, params }: { view: string; params: Record<string, string> }
   }
 }
 
-/** Simulated time now, in the header of every view. */
+/**
+ * Simulated time now, in the header of every view. A realtime clock moves between change notices too, so the
+ * badge moves with it, at the clock's speed from the last time read; the other modes move only by notices.
+ */
 function ClockBadge() {
   const clock = useLoad(() => control<ClockDescription>('GET', '/_mock/clock'), []);
+  const [readAt, setReadAt] = useState(0);
+  const [wallNow, setWallNow] = useState(0);
+  useEffect(() => setReadAt(Date.now()), [clock.data]);
+  const realtime = clock.data?.mode === 'realtime';
+  useEffect(() => {
+    if (!realtime) return undefined;
+    const timer = setInterval(() => setWallNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [realtime]);
   if (clock.data === undefined) return null;
+  const elapsed = realtime ? Math.max(0, wallNow - readAt) * clock.data.speed : 0;
+  const now = elapsed === 0 ? clock.data.now : new Date(Date.parse(clock.data.now) + Math.floor(elapsed / 1000) * 1000).toISOString();
   return (
     <a class="clock-badge" href="#/clock" title={`${clock.data.mode} clock`} data-testid="header-clock">
-      {clock.data.mode} · <Instant at={clock.data.now} />
+      {clock.data.mode} · <Instant at={now} />
     </a>
   );
 }

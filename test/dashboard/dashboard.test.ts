@@ -222,4 +222,21 @@ describeInBrowser('the dashboard in Chromium', () => {
       await t.close();
     }
   }, 60_000);
+
+  test('keeps a realtime clock moving in the header between change notices, at its speed', async () => {
+    const t = await startTestServer({ clock: 'realtime', speed: 60 });
+    const { context, page } = await open(t, '#/validations');
+    try {
+      const badge = page.locator('[data-testid=header-clock] time');
+      await badge.waitFor();
+      const first = Date.parse((await badge.getAttribute('datetime'))!);
+      // Nothing happens meanwhile, so no notice arrives: the badge moves by itself, a minute per real second.
+      await page.waitForTimeout(2_500);
+      const later = Date.parse((await badge.getAttribute('datetime'))!);
+      expect(later - first).toBeGreaterThanOrEqual(60_000);
+    } finally {
+      await context.close();
+      await t.close();
+    }
+  }, 60_000);
 });
