@@ -23,41 +23,49 @@ export function toFetchResponse(response: CoreResponse, signal?: AbortSignal): R
   return new Response(response.status === 204 ? null : body, { status: response.status, headers: response.headers });
 }
 
+/** What a streamed answer may hold for its reader: node's default highWaterMark for a response. */
+const STREAM_BUFFER_BYTES = 16 * 1024;
+
 /** A streamed answer as a fetch body: it ends when the stream ends it, and a reader that cancels lets the stream go. */
 function streamBody(first: string | Buffer, stream: ResponseStream, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let close: (() => void) | undefined;
   let open = true;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      signal?.addEventListener(
-        'abort',
-        () => {
-          if (!open) return;
-          open = false;
-          close?.();
-          controller.error(signal.reason);
-        },
-        { once: true },
-      );
-      if (first.length > 0) controller.enqueue(typeof first === 'string' ? encoder.encode(first) : first);
-      close = stream.open(
-        (chunk) => {
-          if (!open) return false;
-          controller.enqueue(encoder.encode(chunk));
-          return (controller.desiredSize ?? 1) > 0;
-        },
-        () => {
-          if (!open) return;
-          open = false;
-          close?.();
-          controller.close();
-        },
-      );
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        signal?.addEventListener(
+          'abort',
+          () => {
+            if (!open) return;
+            open = false;
+            close?.();
+            controller.error(signal.reason);
+          },
+          { once: true },
+        );
+        if (first.length > 0) controller.enqueue(typeof first === 'string' ? encoder.encode(first) : first);
+        close = stream.open(
+          (chunk) => {
+            if (!open) return false;
+            controller.enqueue(encoder.encode(chunk));
+            return (controller.desiredSize ?? 1) > 0;
+          },
+          () => {
+            if (!open) return;
+            open = false;
+            close?.();
+            controller.close();
+          },
+        );
+      },
+      cancel() {
+        open = false;
+        close?.();
+      },
     },
-    cancel() {
-      open = false;
-      close?.();
-    },
-  });
+    // A reader counts as too slow, and is let go, past the 16 KiB node's own server buffers for one; with the
+    // default strategy (one chunk), a reader between two reads would be let go at the first notice.
+    new ByteLengthQueuingStrategy({ highWaterMark: STREAM_BUFFER_BYTES }),
+  );
 }

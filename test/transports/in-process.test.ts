@@ -74,3 +74,22 @@ test('in-process, the change stream lets go of a reader that hangs up: a fetch a
   for (let waited = 0; mock.services.changes.size > 0 && waited < 2_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
   expect(mock.services.changes.size).toBe(0);
 });
+
+test('in-process, a change stream read only later still holds every notice sent meanwhile', async () => {
+  const answer = await fetch(`${BASE}/_mock/stream`);
+  for (let i = 0; i < 3; i += 1) {
+    await fetch(`${BASE}/_mock/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: 1 }) });
+    // Past the gathering window, so each advance is a notice of its own.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  expect(mock.services.changes.size).toBe(1);
+  const reader = answer.body!.getReader();
+  let text = '';
+  while ((text.match(/event: change/g) ?? []).length < 3) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  expect(text.match(/event: change/g)).toHaveLength(3);
+  await reader.cancel();
+});
