@@ -62,8 +62,8 @@ export interface EngineOptions {
 /** Main validations a bvs-mock keeps by default; the oldest settled ones are evicted first. */
 export const DEFAULT_MAX_VALIDATIONS = 2_500;
 
-/** Ids of evicted resources remembered, so that reading one says "evicted" rather than "never existed". */
-const MAX_TOMBSTONES = 100_000;
+/** Ids of evicted resources remembered, so that reading one says "evicted" rather than "never existed"; older ones answer not_found (README, Retention; docs/fidelity.md row 59). */
+export const MAX_TOMBSTONES = 100_000;
 
 /** Input of {@link Engine.createValidation}. */
 export interface CreateValidationInput {

@@ -128,10 +128,11 @@ export const problems = {
   notFound: (what: string, id: string) => new ApiProblem('not_found', `No ${what} with id ${id} in your organization.`),
   unknownOrganization: (id: string, known: string[]) =>
     new ApiProblem('not_found', `No organization ${id} in the configuration; the organizations are ${known.join(', ')}.`),
-  dashboardMissing: (what: string, dir: string) =>
+  /** No folder is named: the answer is public even under `--control-token`, and the server's file layout is nobody's business (issue: absolute paths leaked). */
+  dashboardMissing: (what: string) =>
     new ApiProblem(
       'route_not_found',
-      `The dashboard's ${what} is not in ${dir}. A package or image of bvs-mock ships it; from a clone, run \`npm run build\` to make it.`,
+      `The dashboard's ${what} is not in this installation's dashboard-dist/ folder. A package or image of bvs-mock ships it; from a clone, run \`npm run build\` to make it.`,
     ),
   routeNotFound: (method: string, path: string) =>
     new ApiProblem('route_not_found', `No operation at ${method} ${path}. The API lives under /api/v2 (spec §9); GET /openapi.json lists every operation.`),

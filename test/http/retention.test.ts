@@ -1,11 +1,15 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { createClock } from '../../src/clock';
 import { Engine, IdSource } from '../../src/engine';
+import { MAX_TOMBSTONES } from '../../src/engine/engine';
 import { generateScenario, parseScenarioSource } from '../../src/engine/scenarios';
 import { UrlSigner } from '../../src/reports/url-signer';
 import { BvsMockConfig, type DeliveryEvent, type Scenario } from '../../src/schemas';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
 import { expectApiError, startTestServer, type TestServer } from '../support/api-test-server';
 import { HAPPY_PARTNERS } from '../support/built-in-tins';
+import { ROOT } from '../support/built-cli';
 
 /**
  * Retention: a long-running bvs-mock keeps a bounded state (memory grew about
@@ -42,6 +46,13 @@ test('the oldest validations are evicted past the limit and answer 404 evicted, 
   expectApiError(await server.get('/api/v2/entity_validations/evl_00000000000000000000000000'), 404, 'not_found');
   const health = (await server.call('/_mock/health')).json<Health>();
   expect(health.retention).toMatchObject({ validations: 3, max_validations: 3, evicted_validations: 2 });
+});
+
+// Regression: after one million creations the first id answered plain not_found while the README promised `evicted`.
+test('the README says where `evicted` ends: past the number of evicted ids the engine remembers, an id answers not_found', () => {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+  expect(readme).toContain(`Only the last ${MAX_TOMBSTONES.toLocaleString('en-US')} evicted ids are remembered as evicted`);
+  expect(readme).toMatch(/answers plain `404 not_found`/);
 });
 
 test('an evicted validation is evicted for its own organization only: another organization still gets not_found', async () => {

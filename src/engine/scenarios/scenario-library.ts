@@ -5,7 +5,7 @@ import type { Issue, ParseResult, Scenario } from '../../schemas';
 import { PACKAGE_ROOT } from '../../package-root';
 import { loadScenarioFile } from './load-scenario-file';
 import { ScenarioFileError } from './scenario-file-error';
-import { displayPath, type ScenarioFileIssue } from './scenario-file-issue';
+import type { ScenarioFileIssue } from './scenario-file-issue';
 import { ScenarioLibraryError } from './scenario-library-error';
 import { scenarioTins, tinKey } from './scenario-tins';
 
@@ -59,7 +59,7 @@ interface Entry {
   scenario: Scenario;
   source: string;
   builtIn: boolean;
-  /** Whether `source` is a file path (shown relative to the working directory) or a label. */
+  /** Whether `source` is a file path (as its directory was given) or a label. */
   fromFile: boolean;
   /** Which load added it, so files of one directory cannot override each other. */
   batch: number;
@@ -176,7 +176,13 @@ export class ScenarioLibrary {
   list(): ScenarioSummary[] {
     return [...this.names.values()]
       .sort((a, b) => (a.scenario.name < b.scenario.name ? -1 : 1))
-      .map(({ scenario, source, builtIn }) => ({ name: scenario.name, description: scenario.description, tins: scenarioTins(scenario), source, builtIn }));
+      .map((entry) => ({
+        name: entry.scenario.name,
+        description: entry.scenario.description,
+        tins: scenarioTins(entry.scenario),
+        source: shownSource(entry),
+        builtIn: entry.builtIn,
+      }));
   }
 
   /** How many scenarios the library holds. */
@@ -284,6 +290,16 @@ function duplicateNameMessage(name: string, existing: Entry, sameDirectory: bool
 }
 
 function describeSource(entry: Entry): string {
-  const where = entry.fromFile ? displayPath(entry.source) : entry.source;
-  return entry.builtIn ? `the built-in scenario (${where})` : where;
+  return entry.builtIn ? `the built-in scenario (${shownSource(entry)})` : shownSource(entry);
+}
+
+/**
+ * Where a scenario came from, as the list and conflict messages show it: a built-in one by its file in the
+ * package (`built-in scenarios/happy-partners.yaml`), a loaded one by the path the user gave (the
+ * directory as given, joined with the file's name), never by where the package happens to be installed:
+ * `GET /_mock/scenarios` and a refused upload answer any caller of the control API.
+ */
+function shownSource(entry: Entry): string {
+  if (entry.builtIn) return `built-in scenarios/${path.basename(entry.source)}`;
+  return entry.source;
 }

@@ -40,7 +40,7 @@ function readAsset(name: string): Buffer | undefined {
   return data;
 }
 
-const missing = (what: string) => problems.dashboardMissing(what, DASHBOARD_DIR);
+const missing = (what: string) => problems.dashboardMissing(what);
 
 /** The page, and its assets: names with a content hash, so a browser keeps them for a year and a new build is fetched anew. */
 export const dashboardPageRoutes: Route[] = [
