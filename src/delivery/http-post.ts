@@ -4,13 +4,26 @@ import { performance } from 'node:perf_hooks';
 
 /** The outcome of one POST: the answer, or why there was none. */
 export interface PostResult {
-  /** Status code; null when no answer came. */
+  /** Status code of the answer's head; null when no answer came. With an `error`, the answer broke off after its head. */
   status: number | null;
   /** The first `BODY_EXCERPT` characters of the answer. */
   body: string;
   durationMs: number;
-  /** `connection_refused`, `connection_reset`, `timeout`, `tls_error: ...`, `dns_error`, or another code. */
+  /**
+   * `connection_refused`, `connection_reset`, `timeout`, `tls_error: ...`, `dns_error`, or another
+   * code; with a status, `answer_truncated: ...` (the answer ended before the end its head announced) or `timeout`
+   * (the rest of the answer did not come in time).
+   */
   error: string | null;
+}
+
+/**
+ * Whether an attempt was acknowledged: a 2xx answer that arrived whole. A truncated answer is not an answer (spec §6
+ * Subscription and delivery, rule 4: answer HTTP 200), whatever its status line said, so it is retried (rule 2;
+ * docs/fidelity.md row 107).
+ */
+export function acknowledged(result: Pick<PostResult, 'status' | 'error'>): boolean {
+  return result.status !== null && result.status >= 200 && result.status <= 299 && result.error === null;
 }
 
 /** Options of {@link post}. */
@@ -28,6 +41,9 @@ export interface PostOptions {
 
 /** How much of an answer is kept in an attempt record. */
 export const BODY_EXCERPT = 1000;
+
+/** Bytes of an answer kept to make its excerpt: enough for `BODY_EXCERPT` characters of UTF-8 (at most 4 bytes each). */
+const EXCERPT_BYTES = BODY_EXCERPT * 4;
 
 const agents = {
   http: new HttpAgent({ keepAlive: true, maxSockets: 64 }),
@@ -51,6 +67,9 @@ export function post(options: PostOptions): Promise<PostResult> {
   const secure = url.protocol === 'https:';
   const send = secure ? httpsRequest : httpRequest;
   const agent = secure ? (options.insecureTls ? agents.insecure : agents.https) : agents.http;
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  /** Why the request was ended from here, if it was. */
+  const ended = () => (options.signal?.aborted ? 'cancelled' : timeout.aborted ? 'timeout' : null);
   return new Promise((resolve) => {
     let settled = false;
     const finish = (result: Omit<PostResult, 'durationMs'>) => {
@@ -64,21 +83,39 @@ export function post(options: PostOptions): Promise<PostResult> {
         method: 'POST',
         agent,
         headers: { ...options.headers, 'content-length': Buffer.byteLength(options.body).toString() },
-        signal: options.signal ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal]) : AbortSignal.timeout(options.timeoutMs),
+        signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
       },
       (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => {
-          if (body.length < BODY_EXCERPT) body += chunk;
+        const status = response.statusCode ?? null;
+        const kept: Buffer[] = [];
+        let keptBytes = 0;
+        let received = 0;
+        response.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (keptBytes >= EXCERPT_BYTES) return;
+          kept.push(chunk);
+          keptBytes += chunk.length;
         });
-        response.on('end', () => finish({ status: response.statusCode ?? null, body: body.slice(0, BODY_EXCERPT), error: null }));
-        response.on('error', (error) => finish({ status: response.statusCode ?? null, body: body.slice(0, BODY_EXCERPT), error: classify(error) }));
+        const excerpt = () => Buffer.concat(kept).toString('utf8').slice(0, BODY_EXCERPT);
+        // An answer is whole when it reached the end its head announced (Content-Length, the last chunk, or the
+        // connection's close when it announced neither); node's `complete` says so.
+        const settle = () =>
+          finish({ status, body: excerpt(), error: response.complete ? null : (ended() ?? truncated(response.headers['content-length'], received)) });
+        response.on('end', settle);
+        response.on('error', settle);
+        response.on('close', settle);
       },
     );
     request.on('error', (error) => finish({ status: null, body: '', error: options.signal?.aborted ? 'cancelled' : classify(error) }));
     request.end(options.body);
   });
+}
+
+/** The error of an answer that ended before its announced end. */
+function truncated(contentLength: string | undefined, received: number): string {
+  return contentLength !== undefined && /^\d+$/.test(contentLength)
+    ? `answer_truncated: the answer ended after ${received} of the ${contentLength} bytes its Content-Length declared`
+    : `answer_truncated: the connection closed after ${received} bytes, before the answer's last chunk`;
 }
 
 function classify(error: Error & { code?: string }): string {

@@ -185,7 +185,12 @@ export const ReceiverFindings = outbound(
     deliveries: z.number().int(),
     attempts: z.number().int(),
     not_2xx: z.number().int().openapi({ description: 'Answers with a status outside 2xx.' }),
-    no_answer: z.number().int().openapi({ description: 'Attempts without an answer: refused, reset, timed out.' }),
+    no_answer: z
+      .number()
+      .int()
+      .openapi({
+        description: 'Attempts without a whole answer: refused, reset, timed out, or cut short after its head (a truncated answer is not an answer).',
+      }),
     retried_deliveries: z.number().int().openapi({ description: 'Deliveries that needed more than one attempt.' }),
     slow_answers: z.number().int().openapi({ description: 'Answers slower than `quick_answer_ms`.' }),
     slowest_ms: z.number().nonnegative(),
