@@ -1,5 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { lookup } from 'node:dns';
+import { isIP, type BlockList, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
 /** The outcome of one POST: the answer, or why there was none. */
@@ -10,7 +12,7 @@ export interface PostResult {
   body: string;
   durationMs: number;
   /**
-   * `connection_refused`, `connection_reset`, `timeout`, `tls_error: ...`, `dns_error`, or another
+   * `connection_refused`, `connection_reset`, `timeout`, `tls_error: ...`, `dns_error`, `address_refused`, or another
    * code; with a status, `answer_truncated: ...` (the answer ended before the end its head announced) or `timeout`
    * (the rest of the answer did not come in time).
    */
@@ -37,6 +39,11 @@ export interface PostOptions {
   insecureTls: boolean;
   /** Ends the request at once (`POST /_mock/reset` ends every attempt of the old state); the result's error is `cancelled`. */
   signal?: AbortSignal;
+  /**
+   * Addresses the request must not connect to, whether the URL names them or a host name resolves to them; such a
+   * request ends with the error `address_refused` and nothing is sent.
+   */
+  refusedAddresses?: BlockList;
 }
 
 /** How much of an answer is kept in an attempt record. */
@@ -67,6 +74,10 @@ export function post(options: PostOptions): Promise<PostResult> {
   const secure = url.protocol === 'https:';
   const send = secure ? httpsRequest : httpRequest;
   const agent = secure ? (options.insecureTls ? agents.insecure : agents.https) : agents.http;
+  const refused = options.refusedAddresses;
+  // The URL's own host, when it is an address: a host name is checked once resolved, in `lookup`.
+  if (refused !== undefined && isRefused(refused, url.hostname.replace(/^\[|\]$/g, '')))
+    return Promise.resolve({ status: null, body: '', durationMs: 0, error: 'address_refused' });
   const timeout = AbortSignal.timeout(options.timeoutMs);
   /** Why the request was ended from here, if it was. */
   const ended = () => (options.signal?.aborted ? 'cancelled' : timeout.aborted ? 'timeout' : null);
@@ -84,6 +95,7 @@ export function post(options: PostOptions): Promise<PostResult> {
         agent,
         headers: { ...options.headers, 'content-length': Buffer.byteLength(options.body).toString() },
         signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
+        ...(refused === undefined ? {} : { lookup: refusingLookup(refused) }),
       },
       (response) => {
         const status = response.statusCode ?? null;
@@ -118,6 +130,24 @@ function truncated(contentLength: string | undefined, received: number): string 
     : `answer_truncated: the connection closed after ${received} bytes, before the answer's last chunk`;
 }
 
+function isRefused(refused: BlockList, address: string): boolean {
+  const family = isIP(address);
+  return family !== 0 && refused.check(address, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** `dns.lookup`, failing with `address_refused` when a host name resolves to a refused address. */
+function refusingLookup(refused: BlockList): LookupFunction {
+  return (hostname, options, callback) =>
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const allowed = addresses.filter((entry) => !isRefused(refused, entry.address));
+      if (allowed.length === 0 || allowed.length < addresses.length)
+        return callback(Object.assign(new Error(`${hostname} resolves to a refused address`), { code: 'ADDRESS_REFUSED' }), '', 0);
+      if (options.all === true) callback(null, allowed);
+      else callback(null, allowed[0]!.address, allowed[0]!.family);
+    });
+}
+
 function classify(error: Error & { code?: string }): string {
   if (error.name === 'AbortError' || error.name === 'TimeoutError' || error.code === 'ABORT_ERR') return 'timeout';
   switch (error.code) {
@@ -126,6 +156,8 @@ function classify(error: Error & { code?: string }): string {
     case 'ECONNRESET':
     case 'EPIPE':
       return 'connection_reset';
+    case 'ADDRESS_REFUSED':
+      return 'address_refused';
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return 'dns_error';
