@@ -2,6 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { checkReceiver, type ReceiverAuth } from '../probes/receiver-check';
 import { RECEIVER_CHECK_FORMATS, renderReceiverCheck, type ReceiverCheckFormat } from '../probes/render-receiver-check';
+import { receiverUrl } from '../probes/receiver-url';
+import { printable } from './printable';
 
 interface CheckReceiverFlags {
   auth: ReceiverAuth;
@@ -45,18 +47,13 @@ function positiveInteger(value: string): number {
 }
 
 async function run(url: string, flags: CheckReceiverFlags): Promise<number> {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    process.stderr.write(`bvs-mock check-receiver: "${url}" is not a URL; give the receiver's address, like http://127.0.0.1:3000/hooks\n`);
+  // The tester's own reach: any HTTP(S) URL without credentials (docs/fidelity.md row 106).
+  const target = receiverUrl(url, 'tester');
+  if (!target.ok) {
+    process.stderr.write(`bvs-mock check-receiver: ${printable(target.message)}\n`);
     return 2;
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    process.stderr.write(`bvs-mock check-receiver: ${url} must be http:// or https:// (spec §6: endpoint URLs are HTTP(S))\n`);
-    return 2;
-  }
-  const report = await checkReceiver({ url, auth: flags.auth, timeoutMs: flags.timeout, insecureTls: flags.insecureTls });
+  const report = await checkReceiver({ url: target.url, auth: flags.auth, timeoutMs: flags.timeout, insecureTls: flags.insecureTls });
   const now = new Date();
   process.stdout.write(renderReceiverCheck(report, flags.format, now));
   if (flags.report !== undefined) {

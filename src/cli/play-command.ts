@@ -109,7 +109,9 @@ function waitingRuns(mock: ReturnType<typeof createMock>, validationId: string):
 
 function describeAttempt(delivery: DeliveryEvent, attempt: DeliveryAttempt): string {
   const time = attempt.at.slice(11, 23);
-  const outcome = attempt.response_code === null ? (attempt.error ?? 'no answer') : String(attempt.response_code);
+  // A status with an error: the answer broke off after its head, which is no acknowledgement.
+  const outcome =
+    attempt.response_code === null ? (attempt.error ?? 'no answer') : `${attempt.response_code}${attempt.error === null ? '' : ` (${attempt.error})`}`;
   const next =
     delivery.status === 'pending' && delivery.next_attempt_at !== null
       ? `, retry at ${delivery.next_attempt_at.slice(11, 23)}`

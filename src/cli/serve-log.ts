@@ -57,7 +57,9 @@ export class ServeLog {
       });
       return;
     }
-    const outcome = attempt.response_code === null ? (attempt.error ?? 'no answer') : String(attempt.response_code);
+    // A status with an error: the answer broke off after its head, which is no acknowledgement.
+    const outcome =
+      attempt.response_code === null ? (attempt.error ?? 'no answer') : `${attempt.response_code}${attempt.error === null ? '' : ` (${attempt.error})`}`;
     const next =
       delivery.status === 'pending' && delivery.next_attempt_at !== null
         ? `, retry at ${delivery.next_attempt_at}`

@@ -1,4 +1,5 @@
 import { validatePayload } from '../contract';
+import { printable } from './printable';
 import { readPayloadFiles } from './read-payload-files';
 
 /** Options of `bvs-mock validate`. */
@@ -15,11 +16,15 @@ export interface ValidateOptions {
 /**
  * `bvs-mock validate FILE...`: checks every payload and prints one line per
  * payload, plus one line per issue with its JSON path. Returns the exit code:
- * 0 when all are valid, 1 when any is not (or cannot be read).
+ * 0 when all are valid, 1 when any is not (or cannot be read). Every line echoes
+ * what a file holds (its name, its `type`, its keys, a parser's quote of it), so
+ * each is printed with its control characters escaped ({@link printable}).
  */
 export function validateCommand(files: string[], options: ValidateOptions = {}): number {
-  const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const err = options.err ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const toOut = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const toErr = options.err ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const out = (line: string) => toOut(printable(line));
+  const err = (line: string) => toErr(printable(line));
   let failures = 0;
   for (const payload of files.flatMap(readPayloadFiles)) {
     if (!payload.ok) {

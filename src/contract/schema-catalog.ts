@@ -53,3 +53,15 @@ export const SCHEMA_CATALOG: Readonly<Record<string, ZodType>> = {
 
 /** The names {@link SCHEMA_CATALOG} knows, sorted. */
 export const SCHEMA_NAMES = Object.keys(SCHEMA_CATALOG).sort();
+
+/**
+ * The schema of {@link SCHEMA_CATALOG} named `name`, or undefined: only the catalog's own names count, so
+ * `__proto__`, `constructor` or `toString` (inherited by every object) name no schema.
+ *
+ * @example
+ * schemaNamed('EntityValidation') // the EntityValidation schema
+ * schemaNamed('constructor') // undefined
+ */
+export function schemaNamed(name: string): ZodType | undefined {
+  return Object.hasOwn(SCHEMA_CATALOG, name) ? SCHEMA_CATALOG[name] : undefined;
+}

@@ -1,5 +1,5 @@
 import { parseWith, type Issue, type ParseResult } from '../schemas';
-import { SCHEMA_CATALOG, SCHEMA_NAMES } from './schema-catalog';
+import { SCHEMA_CATALOG, SCHEMA_NAMES, schemaNamed } from './schema-catalog';
 
 /** Outcome of {@link validatePayload}: the schema used, and the parse result. */
 export type PayloadCheck = { schema: string } & ParseResult<unknown>;
@@ -22,7 +22,7 @@ const REQUEST_SCHEMAS = new Set(['EntityValidationCreateRequest', 'OAuthTokenReq
  */
 export function validatePayload(body: unknown, schemaName?: string, options: { strict?: boolean } = {}): PayloadCheck {
   if (schemaName !== undefined) {
-    const schema = SCHEMA_CATALOG[schemaName];
+    const schema = schemaNamed(schemaName);
     if (!schema) return { schema: schemaName, ok: false, issues: [unknownSchema(schemaName)] };
     const tolerant = options.strict !== true && !REQUEST_SCHEMAS.has(schemaName);
     return { schema: schemaName, ...tolerate(parseWith(schema, body), body, tolerant ? 1 : Infinity) };

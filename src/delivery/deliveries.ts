@@ -4,7 +4,7 @@ import type { EngineEvent, IdSource } from '../engine';
 import type { FaultPlan } from '../faults/fault-plan';
 import type { DeliveryAttempt, DeliveryEvent, DeliveryStatus, ReceiverFindings } from '../schemas';
 import { renderDelivery, type DeliveryRecord, type DeliveryTarget } from './delivery-record';
-import { post, type PostResult } from './http-post';
+import { acknowledged, post, type PostResult } from './http-post';
 import { DEFAULT_LANE_CONCURRENCY, DEFAULT_SLOW_RECEIVER_MS, DeliveryLanes } from './delivery-lanes';
 import { OAuthTokenCache } from './oauth-token-cache';
 import { tolerantBody } from './tolerance';
@@ -310,9 +310,9 @@ export class Deliveries {
     outcome: { at: string; startedAt: number; result: PostResult; generation: Generation },
   ): Promise<void> {
     const attempt = this.recordAttempt(record, trigger, outcome.at, outcome.result);
-    const delivered = outcome.result.status !== null && outcome.result.status >= 200 && outcome.result.status <= 299;
     if (trigger !== 'duplicate_fault') {
-      if (delivered) record.status = 'succeeded';
+      // A 2xx whose answer broke off is not an acknowledgement: retried like any failure (spec §6 rules 2 and 4; docs/fidelity.md row 107).
+      if (acknowledged(outcome.result)) record.status = 'succeeded';
       else if (trigger !== 'redelivery' || record.status === 'pending') this.scheduleRetry(record, outcome.startedAt);
     }
     this.report(record, attempt);
@@ -483,7 +483,8 @@ export class Deliveries {
       if (sent.filter((attempt) => attempt.trigger === 'first' || attempt.trigger === 'retry').length > 1) findings.retried_deliveries += 1;
       for (const attempt of sent) {
         findings.attempts += 1;
-        if (attempt.response_code === null) findings.no_answer += 1;
+        // A truncated answer is not an answer (spec §6 Subscription and delivery, rule 4).
+        if (attempt.response_code === null || attempt.error !== null) findings.no_answer += 1;
         else if (attempt.response_code < 200 || attempt.response_code > 299) findings.not_2xx += 1;
         if (attempt.duration_ms > slowMs) findings.slow_answers += 1;
         findings.slowest_ms = Math.max(findings.slowest_ms, Math.round(attempt.duration_ms));

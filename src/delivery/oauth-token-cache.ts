@@ -45,7 +45,8 @@ export class OAuthTokenCache {
       timeoutMs: this.options.timeoutMs,
       insecureTls: this.options.insecureTls,
     });
-    if (answer.status === null) return { ok: false, error: `oauth_token_unreachable: ${answer.error}` };
+    // An answer that broke off after its head is no answer: its token may be cut short too.
+    if (answer.status === null || answer.error !== null) return { ok: false, error: `oauth_token_unreachable: ${answer.error}` };
     if (answer.status < 200 || answer.status > 299) return { ok: false, error: `oauth_token_refused: the provider answered ${answer.status}` };
     let parsed: { access_token?: unknown; expires_in?: unknown };
     try {

@@ -27,7 +27,9 @@ export type RegularFileText =
  * that never comes, so the file is opened with `O_NONBLOCK` (which opening a FIFO for reading
  * honours at once) and checked with `fstat` on that same descriptor, so what is checked is what
  * would be read. Directories, devices and sockets are refused the same way, and a regular file
- * over `limit` bytes is refused from its size alone.
+ * over `limit` bytes is refused from its size alone. A leading UTF-8 byte order mark, which some
+ * Windows editors write, is dropped: it marks the encoding and is not part of the text (JSON.parse
+ * refuses it).
  *
  * @example
  * const read = readRegularFile({ file: 'bvs-mock.yaml', limit: MAX_CONFIG_FILE_BYTES, expected: 'a configuration file', whenTooLarge: 'check the path' });
@@ -60,12 +62,17 @@ export function readRegularFile({
         message: `the file is ${stats.size} bytes, over the limit of ${describeBytes(limit)} for ${expected}; ${whenTooLarge}`,
       };
     }
-    return { ok: true, text: readFileSync(descriptor, 'utf8') };
+    return { ok: true, text: withoutByteOrderMark(readFileSync(descriptor, 'utf8')) };
   } catch (error) {
     return { ok: false, code: 'unreadable', message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`, cause: error };
   } finally {
     closeSync(descriptor);
   }
+}
+
+/** The text without the byte order mark U+FEFF it may start with. */
+function withoutByteOrderMark(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function statQuietly(file: string): Stats | undefined {

@@ -1,7 +1,8 @@
 import { QUICK_ANSWER_MS } from '../contract/contract-report';
-import { post, type PostResult } from '../delivery/http-post';
+import { acknowledged as wholeAndOk, post, type PostResult } from '../delivery/http-post';
 import { EVENT_TYPES, type ProbeExchange, type ReceiverCheckReport, type ReceiverCheckResult } from '../schemas';
 import { probePayloads, withProbeIds, type ProbeBody, type ProbePayloads } from './probe-payloads';
+import { ReceiverUrlError, metadataAddresses, receiverUrl, type ReceiverReach } from './receiver-url';
 
 /** How the receiver authenticates deliveries, as its endpoint is configured (spec §5.5, §5.6). */
 export type ReceiverAuth = { kind: 'none' } | { kind: 'secret'; value: string } | { kind: 'legacy'; value: string };
@@ -18,16 +19,35 @@ export interface ReceiverCheckOptions {
   insecureTls?: boolean;
 }
 
+/** {@link ReceiverCheckOptions} with who asked for the check, which decides what it may reach (docs/fidelity.md row 106). */
+export interface ReachingReceiverCheckOptions extends ReceiverCheckOptions {
+  reach: ReceiverReach;
+}
+
+/**
+ * How much of an HTTP answer's body a probe keeps: enough to read an error message, too little to make the check a
+ * way to read what a server answers (docs/fidelity.md row 106).
+ */
+export const ANSWER_EXCERPT = 200;
+
+/**
+ * The one error of a probe that got no HTTP answer, whatever the reason (refused, reset, timed out, a TLS failure,
+ * not HTTP): the answers never tell a closed port from an open one (docs/fidelity.md row 106).
+ */
+export const UNREACHABLE = 'unreachable';
+
 /** Header every probe delivery carries, naming its check, so a receiver's logs can tell probes from deliveries. */
 export const PROBE_HEADER = 'x-bvs-mock-probe';
 
 /** What one probe sent and what the receiver answered; the shapes are the control API's (src/schemas/control-answers.ts). */
 type ProbeAnswer = ProbeExchange['answer'];
 export type { ProbeExchange, ReceiverCheckReport, ReceiverCheckResult };
+export { ReceiverUrlError };
 
 /** The rules the checks test (spec sections as the spec numbers them). */
 export const RULES = {
   quickly: '§6 Subscription and delivery, rule 4: answer HTTP 200 quickly and process asynchronously',
+  whole: '§6 Subscription and delivery, rule 4: answer HTTP 200 quickly; a truncated answer is not an answer',
   verify: '§5.5 (Authorization: Bearer <WEBHOOK_SECRET>) and §6 Subscription and delivery, rule 4: verify the Authorization header',
   verifyLegacy: '§5.6 (the organization-wide token) and §6 Subscription and delivery, rule 4: verify the Authorization header',
   idempotent: '§6 Subscription and delivery, rules 3 and 4: duplicates happen through retries and redelivery; make handling idempotent',
@@ -54,12 +74,23 @@ interface Probe {
  * against the spec's receiver rules: every event type acknowledged quickly, forged deliveries refused,
  * duplicates and redeliveries acknowledged, events out of order and values it does not know accepted, a
  * large tree and a partial `ready` accepted. Probes carry `X-Bvs-Mock-Probe: <check>` and ids of their own.
+ * A URL with credentials is refused with a {@link ReceiverUrlError}; a probe without an HTTP answer is
+ * `unreachable`, whatever the reason (docs/fidelity.md row 106).
  *
  * @example
  * const report = await checkReceiver({ url: 'http://127.0.0.1:3000/hooks', auth: { kind: 'secret', value: 'whsec_test' } });
  * report.results.filter((result) => result.outcome === 'fail');
  */
-export async function checkReceiver(options: ReceiverCheckOptions): Promise<ReceiverCheckReport> {
+export function checkReceiver(options: ReceiverCheckOptions): Promise<ReceiverCheckReport> {
+  return runReceiverCheck({ ...options, reach: 'tester' });
+}
+
+/** {@link checkReceiver}, reaching what `reach` may (the control API: no link-local or metadata address). */
+export async function runReceiverCheck(options: ReachingReceiverCheckOptions): Promise<ReceiverCheckReport> {
+  const target = receiverUrl(options.url, options.reach);
+  if (!target.ok) throw new ReceiverUrlError(target);
+  const url = target.url;
+  const refusedAddresses = options.reach === 'control' ? metadataAddresses() : undefined;
   const payloads = await probePayloads();
   const probes = battery(payloads, options.auth);
   const results: ReceiverCheckResult[] = [];
@@ -76,29 +107,30 @@ export async function checkReceiver(options: ReceiverCheckOptions): Promise<Rece
       const headers: Record<string, string> = { 'content-type': 'application/json', [PROBE_HEADER]: probe.check };
       if (send.authorization !== undefined) headers.authorization = send.authorization;
       const result: PostResult = await post({
-        url: options.url,
+        url,
         headers,
         body: text,
         timeoutMs: options.timeoutMs ?? 10_000,
         insecureTls: options.insecureTls ?? false,
+        refusedAddresses,
       });
       exchanges.push({
         request: {
           method: 'POST',
-          url: options.url,
+          url,
           headers: shown(headers, options.auth),
           type: body.type,
           bytes: Buffer.byteLength(text),
           body_excerpt: text.slice(0, 2000),
         },
-        answer: { status: result.status, duration_ms: Math.round(result.durationMs), error: result.error, body_excerpt: result.body.slice(0, 500) },
+        answer: answerOf(result),
       });
     }
     const reason = probe.grade(exchanges.map((exchange) => exchange.answer));
     results.push({ check: probe.check, expectation: probe.expectation, rule: probe.rule, outcome: reason === null ? 'pass' : 'fail', reason, exchanges });
   }
   return {
-    url: options.url,
+    url,
     auth: options.auth.kind,
     quick_answer_ms: QUICK_ANSWER_MS,
     passed: results.filter((result) => result.outcome === 'pass').length,
@@ -108,15 +140,32 @@ export async function checkReceiver(options: ReceiverCheckOptions): Promise<Rece
   };
 }
 
+/**
+ * A POST's result as a report shows it. Without an HTTP answer, one code and nothing else: neither the reason nor
+ * the time it took, which would tell a closed port (refused at once) from a filtered one (a timeout) or one that
+ * accepts and resets. An HTTP answer keeps its status, duration, any break after its head, and a short excerpt.
+ */
+function answerOf(result: PostResult): ProbeAnswer {
+  if (result.status === null) return { status: null, duration_ms: null, error: UNREACHABLE, body_excerpt: '' };
+  return { status: result.status, duration_ms: Math.round(result.durationMs), error: result.error, body_excerpt: result.body.slice(0, ANSWER_EXCERPT) };
+}
+
 /** The Authorization header as a report shows it: the receiver's own secret is never written out. */
 function shown(headers: Record<string, string>, auth: ReceiverAuth): Record<string, string> {
   if (auth.kind === 'none' || headers.authorization !== `Bearer ${auth.value}`) return headers;
   return { ...headers, authorization: `Bearer <the ${auth.kind === 'secret' ? 'endpoint secret' : 'legacy token'}>` };
 }
 
-const is2xx = (answer: ProbeAnswer) => answer.status !== null && answer.status >= 200 && answer.status <= 299;
-const described = (answer: ProbeAnswer) =>
-  answer.status === null ? `no answer (${answer.error ?? 'unknown'}) after ${answer.duration_ms} ms` : `${answer.status} in ${answer.duration_ms} ms`;
+/** A 2xx that arrived whole: a truncated answer is not an answer (spec §6 Subscription and delivery, rule 4). */
+const is2xx = (answer: ProbeAnswer) => wholeAndOk(answer);
+/** An HTTP answer that broke off after its head. */
+const cutShort = (answer: ProbeAnswer) => answer.status !== null && answer.error !== null;
+const described = (answer: ProbeAnswer) => {
+  if (answer.status === null) return `no HTTP answer (${UNREACHABLE})`;
+  if (!cutShort(answer)) return `${answer.status} in ${answer.duration_ms} ms`;
+  const why = answer.error === 'timeout' ? 'the rest of the answer did not come in time' : answer.error!.replace(/^answer_truncated: /, '');
+  return `${answer.status} cut short: ${why} (${RULES.whole})`;
+};
 
 /** Every answer 2xx, and (when `quickly`) within the threshold. */
 function acknowledged(quickly: boolean) {
@@ -124,7 +173,7 @@ function acknowledged(quickly: boolean) {
     for (const [index, answer] of answers.entries()) {
       const which = answers.length === 1 ? 'it' : `delivery ${index + 1} of ${answers.length}`;
       if (!is2xx(answer)) return `${which} was not acknowledged: ${described(answer)}`;
-      if (quickly && answer.duration_ms > QUICK_ANSWER_MS)
+      if (quickly && answer.duration_ms !== null && answer.duration_ms > QUICK_ANSWER_MS)
         return `${which} was acknowledged after ${answer.duration_ms} ms; quickly means within ${QUICK_ANSWER_MS} ms`;
     }
     return null;
@@ -135,7 +184,8 @@ function refused(what: string) {
   return ([answer]: ProbeAnswer[]): string | null => {
     if (answer === undefined) return 'nothing was sent';
     // No answer at all says nothing of whether it checks the header.
-    if (answer.status === null) return `no answer to a delivery ${what} (${answer.error ?? 'unknown'}), so whether it refuses forged deliveries is unknown`;
+    if (answer.status === null || cutShort(answer))
+      return `no whole answer to a delivery ${what}: ${described(answer)}, so whether it refuses forged deliveries is unknown`;
     return is2xx(answer)
       ? `it accepted a delivery ${what}: answered ${answer.status} in ${answer.duration_ms} ms (a forged delivery would be processed)`
       : null;

@@ -1,5 +1,7 @@
 import { junitXml, type Case } from '../contract/report-formats';
-import type { ReceiverCheckReport, ReceiverCheckResult } from './receiver-check';
+import type { ProbeExchange, ReceiverCheckReport, ReceiverCheckResult } from './receiver-check';
+
+type ProbeAnswer = ProbeExchange['answer'];
 
 /** The forms a receiver check is written in: text for a terminal, JSON, JUnit XML for CI. */
 export const RECEIVER_CHECK_FORMATS = ['text', 'json', 'junit'] as const;
@@ -29,16 +31,23 @@ function evidence(result: ReceiverCheckResult): string {
       const headers = Object.entries(request.headers)
         .map(([name, value]) => `  ${name}: ${value}`)
         .join('\n');
-      const answered = answer.status === null ? `no answer (${answer.error})` : `${answer.status}`;
-      return `Request ${index + 1}: POST ${request.url} (${request.type}, ${request.bytes} bytes)\n${headers}\nAnswer: ${answered} in ${answer.duration_ms} ms${answer.body_excerpt === '' ? '' : `: ${answer.body_excerpt.slice(0, 200)}`}`;
+      return `Request ${index + 1}: POST ${request.url} (${request.type}, ${request.bytes} bytes)\n${headers}\nAnswer: ${answered(answer)}${answer.body_excerpt === '' ? '' : `: ${answer.body_excerpt}`}`;
     }),
   ].join('\n');
+}
+
+/** An answer in a line: no HTTP answer says only `unreachable`, with no time (docs/fidelity.md row 106). */
+function answered(answer: ProbeAnswer): string {
+  if (answer.status === null) return `no HTTP answer (${answer.error})`;
+  return `${answer.status}${answer.error === null ? '' : ` cut short (${answer.error})`} in ${answer.duration_ms} ms`;
 }
 
 function renderText(report: ReceiverCheckReport): string {
   const lines = [`bvs-mock check-receiver ${report.url} (auth ${report.auth}; quickly: within ${report.quick_answer_ms} ms)`, ''];
   for (const result of report.results) {
-    const answers = result.exchanges.map(({ answer }) => (answer.status === null ? `no answer` : `${answer.status}`) + ` ${answer.duration_ms} ms`).join(', ');
+    const answers = result.exchanges
+      .map(({ answer }) => (answer.status === null ? 'unreachable' : `${answer.status}${answer.error === null ? '' : ' cut short'} ${answer.duration_ms} ms`))
+      .join(', ');
     lines.push(`  ${result.outcome.toUpperCase().padEnd(7)} ${result.check.padEnd(58)} ${answers}`);
     if (result.outcome === 'fail') {
       lines.push(`          ${result.reason}`, `          rule: ${result.rule}`);

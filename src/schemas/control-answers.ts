@@ -190,7 +190,9 @@ export const ReceiverFindings = outbound(
     deliveries: z.number().int(),
     attempts: z.number().int(),
     not_2xx: z.number().int().openapi({ description: 'Answers with a status outside 2xx.' }),
-    no_answer: z.number().int().openapi({ description: 'Attempts without an answer: refused, reset, timed out.' }),
+    no_answer: z.number().int().openapi({
+      description: 'Attempts without a whole answer: refused, reset, timed out, or cut short after its head (a truncated answer is not an answer).',
+    }),
     retried_deliveries: z.number().int().openapi({ description: 'Deliveries that needed more than one attempt.' }),
     slow_answers: z.number().int().openapi({ description: 'Answers slower than `quick_answer_ms`.' }),
     slowest_ms: z.number().nonnegative(),
@@ -213,10 +215,16 @@ export const ProbeExchange = outbound(
     ),
     answer: outbound(
       z.strictObject({
-        status: z.number().int().nullable().openapi({ description: 'Null when no answer came.' }),
-        duration_ms: z.number().int().nonnegative(),
-        error: z.string().nullable(),
-        body_excerpt: z.string(),
+        status: z.number().int().nullable().openapi({ description: 'Null when no HTTP answer came.' }),
+        duration_ms: z.number().int().nonnegative().nullable().openapi({
+          description:
+            'Real milliseconds until the answer ended; null when no HTTP answer came, so that a closed port and one that never answers read the same (docs/fidelity.md row 106).',
+        }),
+        error: z.string().nullable().openapi({
+          description:
+            '`unreachable` when no HTTP answer came, whatever the reason (refused, reset, timed out, TLS failed, not HTTP); with a status, why the answer broke off after its head (`answer_truncated: ...`, `timeout`): a truncated answer is not an answer.',
+        }),
+        body_excerpt: z.string().openapi({ description: 'The first 200 characters of the answer; empty when no HTTP answer came.' }),
       }),
     ),
   }),

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
 import { RECEIVER_SECRET, correct, receiver, trustsAnyone, type Handle } from '../support/graded-receivers';
 import { HAVE_XMLLINT, expectValidJunit } from '../support/junit-schema';
+import { startRawTcpReceiver } from '../support/raw-tcp-receiver';
+import { startSilentPort } from '../support/silent-port';
 
 // `bvs-mock check-receiver`, the built command line, against receivers on loopback: its exit code, the rule
 // it names, and the JUnit file a CI job reads.
@@ -63,3 +65,52 @@ test('--format json prints the whole report; a bad --auth or URL is refused with
   expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(2);
   expect(stderr).toContain('must be http:// or https://');
 });
+
+/** Runs the built `check-receiver` with these arguments, to its exit. */
+async function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnCli(['check-receiver', ...args]);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stdout, stderr };
+}
+
+// Regression: an answer that declared Content-Length: 1000, sent 7 bytes and closed passed as acknowledged.
+test('an answer cut short before its Content-Length fails every acknowledgement, naming spec §6 rule 4, and exits 1', async () => {
+  const raw = await startRawTcpReceiver('HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nabcdefg');
+  try {
+    const { code, stdout } = await runCli([raw.url]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/FAIL\s+acknowledge:data_source_run_batch\.ready\s+200 cut short \d+ ms/);
+    expect(stdout).toContain(
+      'it was not acknowledged: 200 cut short: the answer ended after 7 of the 1000 bytes its Content-Length declared (§6 Subscription and delivery, rule 4: answer HTTP 200 quickly; a truncated answer is not an answer)',
+    );
+    expect(stdout).toMatch(/^27 checks: 0 passed, 24 failed, 3 skipped$/m);
+  } finally {
+    await raw.close();
+  }
+});
+
+// Regression: the command line took URLs with credentials, and told a closed port from one that never answers.
+test('a URL with credentials is refused with exit 2, without repeating them; a closed port and a silent one print the same lines', async () => {
+  const refused = await runCli(['http://tester:hunter2@127.0.0.1:9/hooks']);
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain('bvs-mock check-receiver: the receiver URL http://127.0.0.1:9/hooks carries credentials (user:password@)');
+  expect(refused.stderr).toContain('--auth secret:<secret>');
+  expect(refused.stderr).not.toContain('hunter2');
+  const outputs: string[] = [];
+  for (const silence of ['closed', 'hang'] as const) {
+    const port = await startSilentPort(silence);
+    try {
+      const { code, stdout } = await runCli([port.url, '--timeout', '150']);
+      expect(code).toBe(1);
+      outputs.push(stdout.replace(port.url, 'URL'));
+    } finally {
+      await port.close();
+    }
+  }
+  expect(outputs[1]).toBe(outputs[0]);
+  expect(outputs[0]).toMatch(/FAIL\s+acknowledge:data_source_run_batch\.ready\s+unreachable\n\s+it was not acknowledged: no HTTP answer \(unreachable\)\n/);
+}, 30_000);

@@ -1,5 +1,6 @@
 import { startBvsMock, type RunningBvsMock } from '../../src/testing';
 import { ControlApiError } from '../../src/testing';
+import { startSilentPort } from '../support/silent-port';
 import { RECEIVER_SECRET, asyncReceiver, correct, receiver, trustsAnyone } from '../support/graded-receivers';
 
 // The receiver check through the control API and bvs-mock/testing: against an endpoint with its own
@@ -87,3 +88,58 @@ test('a check still running when a reset comes is not kept', async () => {
     await slow.close();
   }
 });
+
+// Regression: the control API's check probed any URL an endpoint named, credentials included, and its answers told a
+// closed port from one that resets or never answers (docs/fidelity.md row 106).
+test('an endpoint whose URL carries credentials is refused with 422, without repeating them, and nothing is sent', async () => {
+  const port = await startSilentPort('hang');
+  try {
+    const url = port.url.replace('http://', 'http://tester:hunter2@');
+    const { webhook_endpoint: endpoint } = await bvs.control.createEndpoint({ name: 'with credentials', url, enabled: false });
+    const refused = await bvs.control.checkReceiver(endpoint.id).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ControlApiError);
+    expect((refused as ControlApiError).status).toBe(422);
+    expect((refused as ControlApiError).message).toContain(
+      `Endpoint ${endpoint.id} cannot be checked: the receiver URL ${port.url} carries credentials (user:password@)`,
+    );
+    expect((refused as ControlApiError).message).toContain('auth_type to secret');
+    expect((refused as ControlApiError).message).not.toContain('hunter2');
+    expect(port.connections()).toBe(0);
+  } finally {
+    await port.close();
+  }
+});
+
+test.each([
+  'http://169.254.169.254/latest/meta-data',
+  'http://0xa9fea9fe/',
+  'http://0251.0376.0251.0376/',
+  'http://[::ffff:169.254.169.254]/',
+  'http://[fe80::1]/',
+])('an endpoint at a link-local or metadata address (%s) is refused with 422 and the command to run instead', async (url) => {
+  const { webhook_endpoint: endpoint } = await bvs.control.createEndpoint({ name: 'metadata', url, enabled: false });
+  const refused = await bvs.control.checkReceiver(endpoint.id).catch((error: unknown) => error);
+  expect((refused as ControlApiError).status).toBe(422);
+  expect((refused as ControlApiError).message).toContain('names a link-local or cloud metadata address');
+  expect((refused as ControlApiError).message).toContain('bvs-mock check-receiver http://');
+});
+
+test('through the control API, a closed port and a port that never answers read the same: unreachable, no duration, no excerpt', async () => {
+  const quick = await startBvsMock({ clock: 'instant', deliveryTimeoutMs: 150 });
+  const ports = [await startSilentPort('closed'), await startSilentPort('hang')];
+  try {
+    const seen: string[] = [];
+    for (const port of ports) {
+      const { webhook_endpoint: endpoint } = await quick.control.createEndpoint({ name: 'silent', url: port.url });
+      const { report } = await quick.control.checkReceiver(endpoint.id);
+      const answers = new Set(report.results.flatMap((result) => result.exchanges.map(({ answer }) => JSON.stringify(answer))));
+      const reasons = new Set(report.results.map((result) => result.reason));
+      seen.push(JSON.stringify({ answers: [...answers], reasons: [...reasons] }));
+    }
+    expect(seen[1]).toBe(seen[0]);
+    expect(JSON.parse(seen[0]!).answers).toEqual([JSON.stringify({ status: null, duration_ms: null, error: 'unreachable', body_excerpt: '' })]);
+  } finally {
+    for (const port of ports) await port.close();
+    await quick.stop();
+  }
+}, 30_000);

@@ -1,6 +1,7 @@
 import { EVENT_TYPES } from '../../src/schemas';
 import { PROBE_HEADER, checkReceiver, type ReceiverCheckReport } from '../../src/probes/receiver-check';
 import { probePayloads } from '../../src/probes/probe-payloads';
+import { startRawTcpReceiver } from '../support/raw-tcp-receiver';
 import { RECEIVER_SECRET as SECRET, asyncReceiver, correct, receiver, strictSeverities, trustsAnyone, type Handle } from '../support/graded-receivers';
 
 // The receiver check grades three receivers written for it, over real HTTP on loopback: a correct one passes
@@ -80,12 +81,31 @@ test('a receiver slow to answer one event type fails its "quickly" check; with -
   }
 });
 
-test('a receiver that is not there fails every check it is sent, with the connection error', async () => {
+test('a receiver that is not there fails every check it is sent, as unreachable', async () => {
   const gone = await receiver(() => 200);
   await gone.close();
   const report = await checkReceiver({ url: gone.url, auth: { kind: 'none' } });
   expect(report.passed).toBe(0);
   expect(report.results.find((result) => result.check === 'acknowledge:data_source_run_batch.ready')!.reason).toMatch(
-    /^it was not acknowledged: no answer \(connection_refused\)/,
+    /^it was not acknowledged: no HTTP answer \(unreachable\)$/,
   );
+});
+
+// Regression: an answer whose head declared Content-Length: 1000 and whose body stopped after 7 bytes passed as a
+// 200 acknowledgement. A truncated answer is not an answer (spec §6 Subscription and delivery, rule 4).
+test('an answer that ends before its declared Content-Length fails every acknowledgement, naming spec §6 rule 4', async () => {
+  const raw = await startRawTcpReceiver('HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nabcdefg');
+  try {
+    const report = await checkReceiver({ url: raw.url, auth: { kind: 'none' } });
+    expect(report.passed).toBe(0);
+    const ready = report.results.find((result) => result.check === 'acknowledge:data_source_run_batch.ready')!;
+    expect(ready.outcome).toBe('fail');
+    expect(ready.reason).toMatch(/^it was not acknowledged: 200 cut short: the answer ended after 7 of the 1000 bytes its Content-Length declared/);
+    expect(ready.reason).toContain('§6 Subscription and delivery, rule 4');
+    expect(ready.reason).toContain('a truncated answer is not an answer');
+    expect(ready.exchanges[0]!.answer).toMatchObject({ status: 200, error: expect.stringMatching(/^answer_truncated/), body_excerpt: 'abcdefg' });
+    expect(raw.requests()).toBeGreaterThan(0);
+  } finally {
+    await raw.close();
+  }
 });

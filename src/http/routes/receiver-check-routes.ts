@@ -1,4 +1,5 @@
 import { EndpointReceiverCheck, EndpointReceiverCheckList, OrganizationQuery, ReceiverCheckRequest, parseWith } from '../../schemas';
+import { receiverUrl } from '../../probes/receiver-url';
 import { problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { checkBody } from '../read-body';
@@ -21,7 +22,7 @@ export const receiverCheckRoutes: Route[] = [
       tags: ['Webhook endpoints'],
       summary: "Check an endpoint's receiver against the spec's receiver rules",
       description:
-        'Sends a battery of probe deliveries built from real scenario payloads to the endpoint, with its Authorization: every event type, forged Authorization headers, duplicates and a redelivery, events out of order, fields and values it does not know, a partial ready, a 50-partner tree. Each result names the rule and spec section it tests, with the requests sent and the answers. Probes carry `X-Bvs-Mock-Probe: <check>`. Answers once every probe has ended (docs/fidelity.md row 88).',
+        'Sends a battery of probe deliveries built from real scenario payloads to the endpoint, with its Authorization: every event type, forged Authorization headers, duplicates and a redelivery, events out of order, fields and values it does not know, a partial ready, a 50-partner tree. Each result names the rule and spec section it tests, with the requests sent and the answers. Probes carry `X-Bvs-Mock-Probe: <check>`. Answers once every probe has ended (docs/fidelity.md row 88). An endpoint whose URL carries credentials (`user:password@`) or names a link-local or cloud metadata address is refused with 422; a probe that gets no HTTP answer, for whatever reason, reads `unreachable` with no duration and no excerpt (docs/fidelity.md row 106).',
       body: { schema: ReceiverCheckRequest, example: { endpoint_id: 'whe_01JD5ZQ8K3M7T2XW9Y4B6C1N0P' } },
       answer: { status: 201, description: 'The check, graded.', schema: EndpointReceiverCheck },
       errors: ['not_found', 'conflict'],
@@ -32,16 +33,19 @@ export const receiverCheckRoutes: Route[] = [
       const stored = endpoints.get(context.organizationId, body.endpoint_id);
       if (!stored) throw problems.notFound('webhook endpoint', body.endpoint_id);
       const { endpoint } = stored;
+      // What the control API may probe: the endpoint's URL, without credentials, at no metadata address (docs/fidelity.md row 106).
+      const target = receiverUrl(endpoint.url, 'control');
+      if (!target.ok) throw problems.receiverUrlRefused(endpoint.id, target);
       if (endpoint.auth_type === 'oauth')
         throw problems.conflict(
-          `Endpoint ${endpoint.id} authenticates with OAuth; the receiver check sends the Authorization of endpoints with auth_type none or secret. Check the receiver from the command line with a token: bvs-mock check-receiver ${endpoint.url} --auth secret:<a token your provider issued>.`,
+          `Endpoint ${endpoint.id} authenticates with OAuth; the receiver check sends the Authorization of endpoints with auth_type none or secret. Check the receiver from the command line with a token: bvs-mock check-receiver ${target.url} --auth secret:<a token your provider issued>.`,
         );
       const auth = endpoint.auth_type === 'secret' && stored.secret !== null ? { kind: 'secret' as const, value: stored.secret } : { kind: 'none' as const };
       const generation = receiverChecks.begin();
       // Loaded when used: the probes play scenarios on a mock of their own.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { checkReceiver } = require('../../probes/receiver-check') as typeof import('../../probes/receiver-check');
-      const report = await checkReceiver({ url: endpoint.url, auth, ...probeTransport });
+      const { runReceiverCheck } = require('../../probes/receiver-check') as typeof import('../../probes/receiver-check');
+      const report = await runReceiverCheck({ url: endpoint.url, auth, reach: 'control', ...probeTransport });
       const kept = receiverChecks.add({ organization_id: context.organizationId, endpoint_id: endpoint.id, checked_at: clock.iso(), report }, generation);
       return jsonResponse(201, kept);
     },

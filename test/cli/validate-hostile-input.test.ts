@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EVENT_EXAMPLES, exampleEntityValidation } from '../../src/schemas';
+import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
+
+// Regressions of `bvs-mock validate`, through the built command line: `--schema __proto__` and `--schema constructor`
+// printed "schema.safeParse is not a function" (the name was looked up on a plain object, prototype included); the
+// escape sequences of a file's `type` reached the terminal raw (a file could clear it or retitle it); a JSON file
+// starting with a UTF-8 byte order mark was "not valid JSON".
+
+let scratch: string;
+beforeAll(() => {
+  buildCliIfStale();
+  scratch = mkdtempSync(join(tmpdir(), 'bvs-mock-validate-hostile-'));
+}, 120_000);
+afterEach(stopSpawned);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function file(name: string, text: string): string {
+  const path = join(scratch, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+async function validate(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnCli(['validate', ...args]);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stdout, stderr };
+}
+
+/** C0 and C1 control characters other than the newline that ends each line. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
+test.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('--schema %s is an unknown schema, answered with the names to use', async (name) => {
+  const path = file(`any-${name}.json`, JSON.stringify(exampleEntityValidation()));
+  const { code, stdout, stderr } = await validate(['--schema', name, path]);
+  expect(code).toBe(1);
+  expect(stdout).toBe('');
+  expect(stderr).not.toContain('is not a function');
+  expect(stderr).toContain(`${path}: invalid ${name} (1 problem)`);
+  expect(stderr).toContain(`  $: no schema named "${name}"; use one of: ApiError, Assignment,`);
+  expect(stderr).toContain('EntityValidation,');
+});
+
+test("control characters in a file's type, in its keys and in its name are printed escaped, never raw", async () => {
+  const evil = '\u001b[2J\u001b[H\u001b]0;pwned\u0007\u009b31m';
+  const body = { ...EVENT_EXAMPLES['data_source_run_batch.ready'](), type: `data_source_run_batch.ready${evil}` };
+  const typed = file('escape-type.json', JSON.stringify(body));
+  const keyed = file('escape-key.json', JSON.stringify({ ...EVENT_EXAMPLES['data_source_run_batch.ready'](), [`x${evil}`]: 1 }));
+  const named = file(`escape-name${evil}.json`, JSON.stringify(EVENT_EXAMPLES['data_source_run_batch.ready']()));
+  const broken = file('escape-broken.json', `{"type": "${evil}`);
+  const { code, stdout, stderr } = await validate([typed, keyed, named, broken]);
+  expect(code).toBe(1);
+  for (const line of `${stdout}${stderr}`.split('\n')) expect(line).not.toMatch(CONTROL);
+  expect(stderr).toContain('\\u001b[2J\\u001b[H\\u001b]0;pwned\\u0007\\u009b31m');
+  expect(stdout).toContain(`escape-name\\u001b[2J\\u001b[H\\u001b]0;pwned\\u0007\\u009b31m.json: valid data_source_run_batch.ready event`);
+});
+
+test('a JSON, a YAML and an NDJSON file starting with a UTF-8 byte order mark are read like the same files without it', async () => {
+  const event = EVENT_EXAMPLES['data_source_run_batch.ready']();
+  const json = file('bom.json', `\uFEFF${JSON.stringify(event)}`);
+  const yaml = file('bom.yaml', `\uFEFFtype: ${event.type}\ndata_source_run_batch: ${JSON.stringify(event.data_source_run_batch)}\n`);
+  const ndjson = file('bom.ndjson', `\uFEFF${JSON.stringify(event)}\n${JSON.stringify(event)}\n`);
+  const { code, stdout, stderr } = await validate([json, yaml, ndjson]);
+  expect(stderr).toBe('');
+  expect(stdout.trim().split('\n')).toEqual([
+    `${json}: valid data_source_run_batch.ready event`,
+    `${yaml}: valid data_source_run_batch.ready event`,
+    `${ndjson}:1: valid data_source_run_batch.ready event`,
+    `${ndjson}:2: valid data_source_run_batch.ready event`,
+  ]);
+  expect(code).toBe(0);
+});
