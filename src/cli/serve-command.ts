@@ -10,7 +10,7 @@ import { DEFAULT_MAX_DELIVERY_RECORDS } from '../delivery/deliveries';
 import { DEFAULT_MAX_VALIDATIONS } from '../engine';
 import { DEFAULT_MAX_JOURNAL_ENTRIES } from '../http/request-journal';
 import type { TokenClock } from '../http/access-tokens';
-import { runningModes, startBanner } from './start-banner';
+import { openControlWarning, runningModes, startBanner } from './start-banner';
 import { ServeLog, type LogFormat } from './serve-log';
 
 /** Options of `bvs-mock serve`, after flags and environment variables are read. */
@@ -369,6 +369,7 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
     tokenClock: flags.tokenClock,
     tolerance: flags.tolerance,
     strict: flags.strict,
+    host: flags.host,
   };
   if (flags.logFormat === 'json') {
     log.json('start', {
@@ -379,6 +380,8 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
       control_api: `${server.url}/_mock`,
       openapi: `${server.url}/openapi.json`,
     });
+    const warning = openControlWarning(banner);
+    if (warning !== null) log.json('warning', { message: warning });
   } else process.stdout.write(startBanner(banner));
 }
 

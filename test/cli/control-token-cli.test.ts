@@ -113,6 +113,44 @@ test('the banner says whether pre-signed URLs use a random key (no --seed) or on
   expect(variable).toMatch(/seed 9 \(pre-signed URLs use a key derived from it\)/);
 });
 
+test('listening beyond loopback without a control token, the banner warns in one line that anyone who reaches it can reset and reprogram it', async () => {
+  const [open, locked, loopback] = await Promise.all([
+    serve(['--host', '0.0.0.0']).banner,
+    serve(['--host', '0.0.0.0', '--control-token', TOKEN]).banner,
+    serve([]).banner,
+  ]);
+  const warnings = open.split('\n').filter((line) => line.startsWith('Warning:'));
+  expect(warnings).toEqual([
+    "Warning: listening on 0.0.0.0 with the control API open: anyone who can reach this address can reset and reprogram bvs-mock and read every organization's data. Give --control-token (BVS_MOCK_CONTROL_TOKEN) to lock it.",
+  ]);
+  expect(locked).not.toContain('Warning:');
+  expect(loopback).not.toContain('Warning:');
+});
+
+test('with --log-format json, the same warning is a line of its own, kind "warning", right after the start line', async () => {
+  const child = spawnCli(['serve', '--port', '0', '--clock', 'manual', '--host', '0.0.0.0', '--log-format', 'json']);
+  let stdout = '';
+  const parsed = () =>
+    stdout
+      .split('\n')
+      .slice(0, -1)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  // Both lines are written at start, one after the other; nothing else comes until a request does.
+  const lines = await new Promise<Array<Record<string, unknown>>>((resolve, reject) => {
+    let settle: NodeJS.Timeout | undefined;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (parsed().length >= 2) {
+        clearTimeout(settle);
+        resolve(parsed());
+      } else if (parsed().length === 1) settle ??= setTimeout(() => resolve(parsed()), 2_000);
+    });
+    child.once('exit', (code) => reject(new Error(`bvs-mock exited with ${code}: ${stdout}`)));
+  });
+  expect(lines.map((line) => line.kind)).toEqual(['start', 'warning']);
+  expect(lines[1]!.message).toMatch(/^Warning: listening on 0\.0\.0\.0 with the control API open: .* Give --control-token/);
+});
+
 test('BVS_MOCK_ALLOWED_HOSTS adds Host names to answer for; any other name answers 421 naming the flag', async () => {
   const served = serve(['--http'], { BVS_MOCK_ALLOWED_HOSTS: 'mock.example.com,.corp.example' });
   const port = Number(/ listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(await served.banner)![1]);
