@@ -14,7 +14,7 @@ import { Router, type Route, type RouteMatch } from './router';
 import { apiOperations } from './routes/api-operations';
 import { OAUTH_TOKEN_PATH, oauthTokenRoute } from './routes/oauth-token-route';
 import { controlOperations } from './routes/control-operations';
-import { recipientPageRoute } from './routes/recipient-page-route';
+import { recipientPageRoutes } from './routes/recipient-page-route';
 import { dashboardPageRoutes } from './routes/dashboard-page-routes';
 import { fileRoutes } from './routes/file-routes';
 import { apiDocumentRoutes } from './routes/openapi-routes';
@@ -52,7 +52,7 @@ const RESET = Symbol('reset connection');
 
 /** Every route of bvs-mock: the spec's API, its extensions, files, the control API and the document. */
 export function allRoutes(): Route[] {
-  return [...apiOperations, ...fileRoutes, recipientPageRoute, ...dashboardPageRoutes, ...apiDocumentRoutes(), ...controlOperations()];
+  return [...apiOperations, ...fileRoutes, ...recipientPageRoutes, ...dashboardPageRoutes, ...apiDocumentRoutes(), ...controlOperations()];
 }
 
 /**
