@@ -10,7 +10,7 @@ import { DEFAULT_MAX_DELIVERY_RECORDS } from '../delivery/deliveries';
 import { DEFAULT_MAX_VALIDATIONS } from '../engine';
 import { DEFAULT_MAX_JOURNAL_ENTRIES } from '../http/request-journal';
 import type { TokenClock } from '../http/access-tokens';
-import { runningModes, startBanner } from './start-banner';
+import { openControlWarning, runningModes, startBanner } from './start-banner';
 import { ServeLog, type LogFormat } from './serve-log';
 
 /** Options of `bvs-mock serve`, after flags and environment variables are read. */
@@ -29,6 +29,8 @@ interface ServeFlags {
   http: boolean;
   tlsCert?: string;
   tlsHostnames: string[];
+  /** `--allowed-hosts`: more Host names to answer for; `all` or `*` among them turns the check off. */
+  allowedHosts: string[];
   logFormat: LogFormat;
   quiet: boolean;
   writeCertificate?: string;
@@ -84,6 +86,23 @@ function hostnames(value: string, previous: string[]): string[] {
   for (const name of names) {
     if (!/^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(name) && isIP(name) === 0)
       throw new InvalidArgumentError(`"${name}" is not a host name or IP address; give names like bvs,bvs.ci.internal`);
+  }
+  return [...previous, ...names];
+}
+
+/** `--allowed-hosts a,.b`: names, `.domain`s (or `*.domain`), IP addresses, or `all`/`*`; added to the ones given before. */
+function allowedHosts(value: string, previous: string[]): string[] {
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  for (const name of names) {
+    if (name === 'all' || name === '*') continue;
+    const bare = name.replace(/^\*?\./, '');
+    if (!/^(?=.{1,253}$)[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*$/.test(bare) && isIP(bare) === 0)
+      throw new InvalidArgumentError(
+        `"${name}" is not a host name; give names without scheme or port like mock.example.com, .example.com for a domain and every name under it, or all`,
+      );
   }
   return [...previous, ...names];
 }
@@ -160,6 +179,15 @@ export function serveCommand(version: string): Command {
         .env('BVS_MOCK_TLS_HOSTNAMES')
         .default([])
         .argParser(hostnames),
+    )
+    .addOption(
+      new Option(
+        '--allowed-hosts <names>',
+        'more Host names to answer for, comma-separated (.example.com: a domain and every name under it; all: any Host); IP addresses, localhost, one-label names like bvs, *.internal, the listening host, --tls-hostnames and the --public-url host always pass',
+      )
+        .env('BVS_MOCK_ALLOWED_HOSTS')
+        .default([])
+        .argParser(allowedHosts),
     )
     .addOption(
       new Option('--write-certificate <file>', 'write the certificate served (PEM) to FILE on start, for clients to trust (also GET /_mock/certificate)').env(
@@ -286,6 +314,7 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
       http: flags.http,
       tls,
       tlsHostnames: flags.tlsHostnames,
+      allowedHosts: flags.allowedHosts.some((name) => name === 'all' || name === '*') ? 'all' : flags.allowedHosts,
       host: flags.host,
       port: flags.port,
       publicUrl: flags.publicUrl,
@@ -340,6 +369,7 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
     tokenClock: flags.tokenClock,
     tolerance: flags.tolerance,
     strict: flags.strict,
+    host: flags.host,
   };
   if (flags.logFormat === 'json') {
     log.json('start', {
@@ -350,6 +380,8 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
       control_api: `${server.url}/_mock`,
       openapi: `${server.url}/openapi.json`,
     });
+    const warning = openControlWarning(banner);
+    if (warning !== null) log.json('warning', { message: warning });
   } else process.stdout.write(startBanner(banner));
 }
 

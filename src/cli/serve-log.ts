@@ -5,7 +5,7 @@ export type LogFormat = 'text' | 'json';
 
 /**
  * The log of `bvs-mock serve` (docs/design.md, Command line): one line per request and per delivery attempt.
- * JSON lines carry stable field names: `time` (wall clock), `kind` (`start`, `request`, `delivery`, `stop`),
+ * JSON lines carry stable field names: `time` (wall clock), `kind` (`start`, `warning`, `request`, `delivery`, `stop`),
  * then the fields of their kind, with `simulated_at` the simulated time.
  */
 export class ServeLog {

@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { StartedServer } from '../http/start-server';
 
 /** What the start-up block needs to know beyond the running server. */
@@ -15,6 +16,25 @@ export interface BannerInput {
   tolerance?: boolean;
   /** --strict. */
   strict?: boolean;
+  /** The address it listens on (--host), which the URL does not always show (0.0.0.0 is printed as 127.0.0.1). */
+  host?: string;
+}
+
+/** Whether `host` is reachable from this machine only: localhost or a loopback address. */
+function loopbackOnly(host: string): boolean {
+  const address = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (address === 'localhost' || address === '::1') return true;
+  const v4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return isIP(v4) === 4 && v4.startsWith('127.');
+}
+
+/**
+ * The one warning of a bvs-mock that anyone on the network may drive: listening beyond loopback (the image's
+ * 0.0.0.0) with the control API open. Null when it listens on loopback or is locked with --control-token.
+ */
+export function openControlWarning({ server, host }: BannerInput): string | null {
+  if (host === undefined || loopbackOnly(host) || server.services.controlToken !== null) return null;
+  return `Warning: listening on ${host} with the control API open: anyone who can reach this address can reset and reprogram bvs-mock and read every organization's data. Give --control-token (BVS_MOCK_CONTROL_TOKEN) to lock it.`;
 }
 
 /** The modes a bvs-mock runs in, as the start block and the JSON start line say them. */
@@ -42,6 +62,8 @@ export function startBanner(input: BannerInput): string {
     ? 'HTTPS, self-signed certificate unless --tls-cert was given: trust it from /_mock/certificate, or curl -k'
     : 'plain HTTP (--http)';
   const lines = [`bvs-mock ${version} listening on ${server.url} (${scheme})`, ''];
+  const warning = openControlWarning(input);
+  if (warning !== null) lines.push(warning, '');
   const row = (label: string, value: string) => lines.push(`  ${label.padEnd(14)} ${value}`);
   const modes = runningModes(input);
   row(

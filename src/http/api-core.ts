@@ -6,6 +6,7 @@ import type { Issue, JournalEntry } from '../schemas';
 import { ApiProblem, problems } from './api-problem';
 import type { ApiServices } from './api-services';
 import { authenticate, type Principal } from './authenticate';
+import { checksOrigin } from './browser-guard';
 import type { CoreRequest, CoreResponse } from './core-types';
 import { mediaType, parseJsonBody } from './read-body';
 import type { RouteContext } from './route-context';
@@ -13,7 +14,7 @@ import { Router, type Route, type RouteMatch } from './router';
 import { apiOperations } from './routes/api-operations';
 import { OAUTH_TOKEN_PATH, oauthTokenRoute } from './routes/oauth-token-route';
 import { controlOperations } from './routes/control-operations';
-import { recipientPageRoute } from './routes/recipient-page-route';
+import { recipientPageRoutes } from './routes/recipient-page-route';
 import { dashboardPageRoutes } from './routes/dashboard-page-routes';
 import { fileRoutes } from './routes/file-routes';
 import { apiDocumentRoutes } from './routes/openapi-routes';
@@ -51,12 +52,12 @@ const RESET = Symbol('reset connection');
 
 /** Every route of bvs-mock: the spec's API, its extensions, files, the control API and the document. */
 export function allRoutes(): Route[] {
-  return [...apiOperations, ...fileRoutes, recipientPageRoute, ...dashboardPageRoutes, ...apiDocumentRoutes(), ...controlOperations()];
+  return [...apiOperations, ...fileRoutes, ...recipientPageRoutes, ...dashboardPageRoutes, ...apiDocumentRoutes(), ...controlOperations()];
 }
 
 /**
- * The request pipeline, in one short factory: HTTPS check, size limit, route,
- * credential and scope, handler; problems become the one error shape, and any
+ * The request pipeline, in one short factory: HTTPS check, Host check, size limit, route,
+ * Origin check, credential and scope, handler; problems become the one error shape, and any
  * other exception one generic 500 logged with its request id (CONTRIBUTING.md rule 5).
  * Transports (node server, msw, express) only convert to and from it.
  */
@@ -85,9 +86,13 @@ export function createApiCore(services: ApiServices): ApiCore {
       try {
         if (request.headers[DELIVERY_ORIGIN_HEADER] === services.origin) throw problems.deliveryLoop();
         if (services.requireHttps && !request.secure) throw problems.httpsRequired();
+        // Before anything is read: a name bvs-mock does not know (DNS rebinding) learns nothing (docs/fidelity.md row 104).
+        services.browserGuard.checkHost(request);
         if (request.body.length > services.bodyLimit) throw problems.payloadTooLarge(services.bodyLimit);
         // HEAD is GET without a body (RFC 9110 §9.3.2).
         match = router.match(request.method === 'HEAD' ? 'GET' : request.method, request.path);
+        // A page of another origin cannot drive the control API, token or not (docs/fidelity.md row 103).
+        if (checksOrigin(match.route)) services.browserGuard.checkOrigin(request);
         if (match.route.access.kind !== 'control' && match.route.forPeople !== true) {
           // Faults injected through POST /_mock/faults hit the API, never the control API that clears them.
           const fault = services.faults.forApi(request.method, request.path, { accessToken: grant !== undefined, organizationId: caller });

@@ -205,6 +205,23 @@ export const problems = {
       [],
       { 'www-authenticate': 'Bearer realm="bvs-mock control API"' },
     ),
+  hostNotAllowed: (host: string, hostname: string | null) =>
+    new ApiProblem(
+      'host_not_allowed',
+      hostname === null
+        ? `The Host header ${JSON.stringify(host.slice(0, 200))} names no host. Send the host and port you reached bvs-mock by, like 127.0.0.1:4010.`
+        : `bvs-mock does not answer for the host ${JSON.stringify(hostname)}: a name it was not told of may be a web page rebinding its own name to this address (DNS rebinding, docs/fidelity.md row 104). Reach it by IP address, localhost or a one-label service name (bvs), or start it with --allowed-hosts ${hostname} (BVS_MOCK_ALLOWED_HOSTS; allowedHosts when embedding).`,
+    ),
+  foreignOrigin: (origin: string, own: string) =>
+    new ApiProblem(
+      'forbidden_origin',
+      `The control API does not take requests from a web page of another origin (Origin: ${origin.slice(0, 200)}; this server is ${own}): any page open in a browser could otherwise reset or reprogram bvs-mock (docs/fidelity.md row 103). Call it from tests and scripts (they send no Origin) or from the dashboard at ${own}/_mock/; when the dashboard is served under another address, give that address as --public-url.`,
+    ),
+  foreignSite: (site: string, own: string) =>
+    new ApiProblem(
+      'forbidden_origin',
+      `The control API does not take requests a web page of another site made (Sec-Fetch-Site: ${site}): any page open in a browser could otherwise reset or reprogram bvs-mock (docs/fidelity.md row 103). Call it from tests and scripts or from the dashboard at ${own}/_mock/.`,
+    ),
   clockPastLimit: ({ seconds, now, limit, maxSeconds }: { seconds: number; now: string; limit: string; maxSeconds: number }) =>
     new ApiProblem(
       'validation_failed',

@@ -9,6 +9,7 @@ import type { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
 import type { FaultPlan } from '../faults/fault-plan';
 import type { UrlSigner } from '../reports/url-signer';
 import type { AccessTokens } from './access-tokens';
+import type { BrowserGuard } from './browser-guard';
 import type { AnswerCache } from './answer-cache';
 import type { RequestJournal } from './request-journal';
 import type { ReceiverCheckStore } from '../probes/receiver-check-store';
@@ -51,6 +52,8 @@ export interface ApiServices {
   bodyLimit: number;
   /** The bearer token the control API asks for (`--control-token`); null: the control API is open. */
   controlToken: string | null;
+  /** The Host and Origin checks that keep web pages from driving bvs-mock (docs/fidelity.md rows 103, 104). */
+  browserGuard: BrowserGuard;
   /** The certificate the server presents (PEM), for `GET /_mock/certificate`; null over plain HTTP and in-process. */
   certificate: string | null;
   /** Called after every request, API and control (`bvs-mock serve`'s request log); `control` says which. */

@@ -14,6 +14,11 @@ export interface CoreRequest {
   body: Buffer;
   /** Whether the request arrived over TLS. */
   secure: boolean;
+  /**
+   * The request never crossed a network: msw intercepted it in the process (`createHandlers`). No name led a
+   * browser to it, so the Host check does not apply (docs/fidelity.md row 104).
+   */
+  inProcess?: boolean;
 }
 
 /** A response: status, headers and a body (JSON text, PDF bytes, or nothing). */

@@ -12,6 +12,8 @@ import { Deliveries, type DeliveriesOptions } from '../delivery/deliveries';
 import { FaultPlan } from '../faults/fault-plan';
 import { AccessTokens, type TokenClock } from './access-tokens';
 import { AnswerCache } from './answer-cache';
+import type { AllowedHostsOption } from './allowed-hosts';
+import { BrowserGuard } from './browser-guard';
 import { createApiCore, type ApiCore } from './api-core';
 import { DEFAULT_BODY_LIMIT, type ApiServices } from './api-services';
 import { RequestJournal } from './request-journal';
@@ -73,8 +75,16 @@ export interface MockOptions {
   strict?: boolean;
   /** Answer plain-HTTP requests with `https_required`. Default true. */
   requireHttps?: boolean;
-  /** Public base address used in pre-signed and recipient URLs. */
+  /** Public base address used in pre-signed and recipient URLs; its host is answered for (`allowedHosts`). */
   publicUrl?: string;
+  /**
+   * Host names answered for besides IP addresses, `localhost`, `*.localhost`, one-label names (`bvs`) and
+   * `*.internal` names (`--allowed-hosts`): a request with another `Host` answers 421 `host_not_allowed`, so
+   * a web page cannot reach bvs-mock by rebinding its own name (docs/fidelity.md row 104). `.example.com`
+   * allows a domain and every name under it; `'all'` answers any Host. `startServer` adds its listening host
+   * and `tlsHostnames`; requests msw intercepts in-process are never checked.
+   */
+  allowedHosts?: AllowedHostsOption;
   bodyLimit?: number;
   /** Adds an endpoint named `cli` to the default organization, subscribed to every event (`--webhook-url`). */
   webhookUrl?: string;
@@ -244,6 +254,7 @@ export function createMock(options: MockOptions = {}): Mock {
     requireHttps: options.requireHttps ?? true,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     controlToken: options.controlToken ?? null,
+    browserGuard: new BrowserGuard({ allowedHosts: options.allowedHosts, publicUrl: options.publicUrl }),
     certificate: null,
     onRequest: options.onRequest,
     reset: () => {

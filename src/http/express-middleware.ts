@@ -24,7 +24,7 @@ import { vendoredMsw } from './vendored-msw';
 export function bvsMockMiddleware(core: ApiCore): ConnectMiddleware {
   // bvs-mock's bundled msw, loaded when used: importing bvs-mock never loads msw, and a stock jest runs it.
   const { createMiddleware, http } = vendoredMsw();
-  const middleware = createMiddleware(...handlersWith(http, core)) as unknown as ConnectMiddleware;
+  const middleware = createMiddleware(...handlersWith(http, core, { inProcess: false })) as unknown as ConnectMiddleware;
   return (request, response, next) => {
     // msw's middleware pipes a streamed body but never cancels it when the client hangs up, which would keep
     // every closed dashboard tab subscribed to the change stream: that one answer comes from bvs-mock's own

@@ -1,14 +1,19 @@
 import type { CoreRequest, CoreResponse, ResponseStream } from './core-types';
 
-/** Converts a fetch `Request` (what msw hands to handlers) into a core request. */
-export async function fromFetchRequest(request: Request): Promise<CoreRequest> {
+/**
+ * Converts a fetch `Request` (what msw hands to handlers) into a core request. A fetch request carries no
+ * `Host` header: it is the URL's, as a server would have received it. `inProcess`: msw intercepted it in
+ * this process (`CoreRequest.inProcess`), rather than an express server receiving it.
+ */
+export async function fromFetchRequest(request: Request, { inProcess = false }: { inProcess?: boolean } = {}): Promise<CoreRequest> {
   const url = new URL(request.url);
   const headers: CoreRequest['headers'] = {};
   request.headers.forEach((value, name) => {
     headers[name.toLowerCase()] = value;
   });
+  headers.host ??= url.host;
   const body = request.method === 'GET' || request.method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(await request.arrayBuffer());
-  return { method: request.method, path: url.pathname, query: url.searchParams, headers, body, secure: url.protocol === 'https:' };
+  return { method: request.method, path: url.pathname, query: url.searchParams, headers, body, secure: url.protocol === 'https:', inProcess };
 }
 
 /**

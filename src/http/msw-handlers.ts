@@ -18,11 +18,18 @@ export function createHandlers(core: ApiCore, baseUrl = '*'): HttpHandler[] {
   // The project's own msw, loaded when handlers are made (not when bvs-mock is imported): these go to the
   // caller's msw server, which must get handlers of its own copy of msw.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return handlersWith((require('msw') as typeof import('msw')).http, core, baseUrl);
+  return handlersWith((require('msw') as typeof import('msw')).http, core, { baseUrl, inProcess: true });
 }
 
-/** The handlers, made with a given msw's `http` (bvs-mock's bundled one for its own transports, vendored-msw.ts). */
-export function handlersWith(http: (typeof import('msw'))['http'], core: ApiCore, baseUrl = '*'): HttpHandler[] {
+/**
+ * The handlers, made with a given msw's `http` (bvs-mock's bundled one for its own transports, vendored-msw.ts).
+ * `inProcess`: msw intercepts the requests in this process (createHandlers), rather than express receiving them.
+ */
+export function handlersWith(
+  http: (typeof import('msw'))['http'],
+  core: ApiCore,
+  { baseUrl = '*', inProcess }: { baseUrl?: string; inProcess: boolean },
+): HttpHandler[] {
   const pattern = baseUrl === '*' ? '*' : `${baseUrl.replace(/\/+$/, '')}/*`;
-  return [http.all(pattern, async ({ request }) => toFetchResponse(await core.handle(await fromFetchRequest(request)), request.signal))];
+  return [http.all(pattern, async ({ request }) => toFetchResponse(await core.handle(await fromFetchRequest(request, { inProcess })), request.signal))];
 }

@@ -14,7 +14,7 @@ export interface ServerOptions extends MockOptions {
   /**
    * More names the self-signed certificate is valid for (`--tls-hostnames`), like the service name a CI job
    * reaches bvs-mock by (`bvs`); it always names localhost, 127.0.0.1, ::1, the listening host and the public
-   * URL's host.
+   * URL's host. Each is also answered for (`allowedHosts`).
    */
   tlsHostnames?: readonly string[];
   /** How long each stage of a connection may take; each field left out keeps its default (DEFAULT_CONNECTION_TIMEOUTS in node-server.ts). */
@@ -38,7 +38,9 @@ export async function startServer(options: ServerOptions = {}): Promise<StartedS
   const host = options.host ?? '127.0.0.1';
   const publicHost = options.publicUrl === undefined ? [] : [new URL(options.publicUrl).hostname.replace(/^\[|\]$/g, '')];
   const tls = options.http ? null : (options.tls ?? (await selfSignedCertificate([host, ...publicHost, ...(options.tlsHostnames ?? [])])));
-  const mock = createMock({ ...options, requireHttps: options.requireHttps ?? !options.http });
+  // The names it was told it is reached by are answered for, beside those of allowedHosts (docs/fidelity.md row 104).
+  const allowedHosts = options.allowedHosts === 'all' ? 'all' : [...(options.allowedHosts ?? []), host, ...(options.tlsHostnames ?? [])];
+  const mock = createMock({ ...options, allowedHosts, requireHttps: options.requireHttps ?? !options.http });
   mock.services.certificate = tls?.cert ?? null;
   let server: RunningServer;
   try {

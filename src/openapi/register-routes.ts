@@ -16,8 +16,20 @@ function securityOf(route: Route): Array<Record<string, string[]>> {
 /** Said of every operation whose path and shape the spec leaves to bvs-mock. */
 const EXTENSION_NOTE = "The spec refers to this operation without giving its path or shape; this is bvs-mock's choice (docs/fidelity.md row 18).";
 
-/** Errors any operation may answer: plain HTTP on the HTTPS port, a body over the limit, a delivery of bvs-mock to itself, a failure, and the faults a test injects (`POST /_mock/faults`). */
-const EVERY_OPERATION: readonly ApiErrorCode[] = ['https_required', 'payload_too_large', 'delivery_loop', 'rate_limited', 'internal_error', 'service_unavailable'];
+/**
+ * Errors any operation may answer: a Host name bvs-mock does not answer for (docs/fidelity.md row 104), plain HTTP
+ * on the HTTPS port, a body over the limit, a delivery of bvs-mock to itself, a failure, and the faults a test
+ * injects (`POST /_mock/faults`).
+ */
+const EVERY_OPERATION: readonly ApiErrorCode[] = [
+  'host_not_allowed',
+  'https_required',
+  'payload_too_large',
+  'delivery_loop',
+  'rate_limited',
+  'internal_error',
+  'service_unavailable',
+];
 /** Errors of an operation that needs an API credential (spec §5). */
 const WITH_CREDENTIAL: readonly ApiErrorCode[] = ['unauthorized', 'invalid_token', 'token_expired', 'insufficient_scope'];
 /** Errors of reading a JSON body. */
@@ -27,11 +39,21 @@ const WITH_FORM_BODY: readonly ApiErrorCode[] = ['unsupported_media_type', 'vali
 /** Errors of an operation on a resource by id: never existed, or evicted by retention. */
 const BY_ID: readonly ApiErrorCode[] = ['not_found', 'evicted'];
 /**
- * Errors of every control API operation: plain HTTP on the HTTPS port, a body over the limit, a delivery of
+ * Errors of every control API operation: a Host name bvs-mock does not answer for, a web page of another
+ * origin (docs/fidelity.md rows 103, 104), plain HTTP on the HTTPS port, a body over the limit, a delivery of
  * bvs-mock to itself, a JSON body that does not parse (`organization_id` is read from any body), an unknown
  * `organization_id`, a failure. Injected faults never hit the control API.
  */
-const EVERY_CONTROL_OPERATION: readonly ApiErrorCode[] = ['https_required', 'malformed_json', 'not_found', 'payload_too_large', 'delivery_loop', 'internal_error'];
+const EVERY_CONTROL_OPERATION: readonly ApiErrorCode[] = [
+  'host_not_allowed',
+  'forbidden_origin',
+  'https_required',
+  'malformed_json',
+  'not_found',
+  'payload_too_large',
+  'delivery_loop',
+  'internal_error',
+];
 
 /**
  * Every error code a route may answer: those it declares, and those every operation of its kind answers

@@ -61,7 +61,7 @@ export async function startBvsMock(options: StartBvsMockOptions = {}): Promise<R
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { handlersWith } = require('../http/msw-handlers') as typeof import('../http/msw-handlers');
     const msw = vendoredMsw();
-    const server = msw.setupServer(...handlersWith(msw.http, mock.core, baseUrl));
+    const server = msw.setupServer(...handlersWith(msw.http, mock.core, { baseUrl, inProcess: true }));
     server.listen({ onUnhandledRequest: 'bypass' });
     const url = baseUrl.replace(/\/+$/, '');
     return {

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:tls';
 import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
 import { httpClient, type HttpAnswer } from '../support/https-client';
@@ -110,4 +111,68 @@ test('the banner says whether pre-signed URLs use a random key (no --seed) or on
   expect(none).toMatch(/seed 1 \(default; pre-signed URLs use a random key\)/);
   expect(flag).toMatch(/seed 7 \(pre-signed URLs use a key derived from it\)/);
   expect(variable).toMatch(/seed 9 \(pre-signed URLs use a key derived from it\)/);
+});
+
+test('listening beyond loopback without a control token, the banner warns in one line that anyone who reaches it can reset and reprogram it', async () => {
+  const [open, locked, loopback] = await Promise.all([
+    serve(['--host', '0.0.0.0']).banner,
+    serve(['--host', '0.0.0.0', '--control-token', TOKEN]).banner,
+    serve([]).banner,
+  ]);
+  const warnings = open.split('\n').filter((line) => line.startsWith('Warning:'));
+  expect(warnings).toEqual([
+    "Warning: listening on 0.0.0.0 with the control API open: anyone who can reach this address can reset and reprogram bvs-mock and read every organization's data. Give --control-token (BVS_MOCK_CONTROL_TOKEN) to lock it.",
+  ]);
+  expect(locked).not.toContain('Warning:');
+  expect(loopback).not.toContain('Warning:');
+});
+
+test('with --log-format json, the same warning is a line of its own, kind "warning", right after the start line', async () => {
+  const child = spawnCli(['serve', '--port', '0', '--clock', 'manual', '--host', '0.0.0.0', '--log-format', 'json']);
+  let stdout = '';
+  const parsed = () =>
+    stdout
+      .split('\n')
+      .slice(0, -1)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  // Both lines are written at start, one after the other; nothing else comes until a request does.
+  const lines = await new Promise<Array<Record<string, unknown>>>((resolve, reject) => {
+    let settle: NodeJS.Timeout | undefined;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (parsed().length >= 2) {
+        clearTimeout(settle);
+        resolve(parsed());
+      } else if (parsed().length === 1) settle ??= setTimeout(() => resolve(parsed()), 2_000);
+    });
+    child.once('exit', (code) => reject(new Error(`bvs-mock exited with ${code}: ${stdout}`)));
+  });
+  expect(lines.map((line) => line.kind)).toEqual(['start', 'warning']);
+  expect(lines[1]!.message).toMatch(/^Warning: listening on 0\.0\.0\.0 with the control API open: .* Give --control-token/);
+});
+
+test('BVS_MOCK_ALLOWED_HOSTS adds Host names to answer for; any other name answers 421 naming the flag', async () => {
+  const served = serve(['--http'], { BVS_MOCK_ALLOWED_HOSTS: 'mock.example.com,.corp.example' });
+  const port = Number(/ listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(await served.banner)![1]);
+  const at = (host: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const outgoing = httpRequest({ host: '127.0.0.1', port, path: '/_mock/health', headers: { host } }, (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      });
+      outgoing.on('error', reject);
+      outgoing.end();
+    });
+  expect((await at('mock.example.com')).status).toBe(200);
+  expect((await at('ci.corp.example:4010')).status).toBe(200);
+  const refused = await at('elsewhere.example.com');
+  expect(refused.status).toBe(421);
+  expect(refused.body).toContain('--allowed-hosts elsewhere.example.com');
+});
+
+test('a value of --allowed-hosts that is not a host name stops start-up naming it', async () => {
+  const served = serve(['--allowed-hosts', 'https://mock.example.com']);
+  expect(await served.exit).toBe(1);
+  expect(served.stderr()).toContain('"https://mock.example.com" is not a host name');
 });

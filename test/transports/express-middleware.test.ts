@@ -1,4 +1,5 @@
 import express from 'express';
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { bvsMockMiddleware, createMock } from '../../src';
@@ -56,4 +57,21 @@ test('the change stream through the middleware sends notices as they happen and 
   const deadline = Date.now() + 5_000;
   while (mock.services.changes.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   expect(mock.services.changes.size).toBe(0);
+});
+
+test('through the middleware, an unknown Host is refused (DNS rebinding) and so is a page of another origin on the control API', async () => {
+  const status = (path: string, method: string, headers: Record<string, string>) =>
+    new Promise<number>((resolve, reject) => {
+      const { hostname, port } = new URL(base);
+      const outgoing = httpRequest({ host: hostname, port, path, method, headers }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      });
+      outgoing.on('error', reject);
+      outgoing.end();
+    });
+  expect(await status('/_mock/health', 'GET', { host: 'attacker.example' })).toBe(421);
+  expect(await status('/_mock/health', 'GET', { host: 'bvs:4010' })).toBe(200);
+  expect(await status('/_mock/reset', 'POST', { origin: 'http://127.0.0.1:5173' })).toBe(403);
+  expect(await status('/_mock/reset', 'POST', { origin: base })).toBe(200);
 });

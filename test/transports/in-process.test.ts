@@ -93,3 +93,12 @@ test('in-process, a change stream read only later still holds every notice sent 
   expect(text.match(/event: change/g)).toHaveLength(3);
   await reader.cancel();
 });
+
+test('in-process, the base URL is answered under any name, and a page of another origin still cannot drive the control API', async () => {
+  // msw intercepts in the process: no DNS name led anyone here, so bvs.test needs no --allowed-hosts (docs/fidelity.md row 104).
+  expect((await fetch(`${BASE}/_mock/health`)).status).toBe(200);
+  const refused = await fetch(`${BASE}/_mock/reset`, { method: 'POST', headers: { origin: 'http://127.0.0.1:5173' } });
+  expect(refused.status).toBe(403);
+  expect(await refused.json()).toMatchObject({ error: { code: 'forbidden_origin' } });
+  expect((await fetch(`${BASE}/_mock/reset`, { method: 'POST', headers: { origin: BASE } })).status).toBe(200);
+});

@@ -6,7 +6,11 @@ import { jsonDepthIssue, mediaType } from '../read-body';
 import type { Route } from '../router';
 
 const SOURCE = 'POST /_mock/scenarios';
-const TEXT_TYPES = new Set(['application/json', 'application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml', 'text/plain']);
+/**
+ * The media types a scenario is taken in. Never `text/plain`: a web page may send it with a no-cors request,
+ * without the preflight every other type needs, so taking it let any open page add scenarios (docs/fidelity.md row 103).
+ */
+const SCENARIO_TYPES = new Set(['application/json', 'application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml']);
 
 /** A scenario as the control API shows it (snake_case, as every body). */
 function summary(scenario: ScenarioSummary) {
@@ -51,8 +55,11 @@ export const scenarioRoutes: Route[] = [
     },
     handle(context) {
       const type = mediaType(context.request);
-      if (type === undefined || !TEXT_TYPES.has(type))
-        throw problems.unsupportedMediaType(context.request.headers['content-type'], 'a scenario as application/yaml or application/json');
+      if (type === undefined || !SCENARIO_TYPES.has(type))
+        throw problems.unsupportedMediaType(
+          context.request.headers['content-type'],
+          'a scenario as application/yaml or application/json (text/plain is refused, as any web page can send it)',
+        );
       const parsed = parseScenarioSource({ text: context.request.body.toString('utf8'), file: SOURCE });
       if (!parsed.ok) {
         // The line of each problem goes into its message: the error shape has no field for it.
