@@ -1,22 +1,5 @@
 import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
-
-/**
- * Splits a JSON path as `toJsonPath` writes it (`$.entity.partners[1]["odd.key"]`) back into keys
- * and indexes. Parsing stops at the first part it does not understand; the path found so far still
- * points near the problem, which is all a line number needs.
- */
-export function jsonPathSegments(jsonPath: string): Array<string | number> {
-  const segments: Array<string | number> = [];
-  const token = /^(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\])/;
-  let rest = jsonPath.startsWith('$') ? jsonPath.slice(1) : jsonPath;
-  for (let match = token.exec(rest); match !== null && rest.length > 0; match = token.exec(rest)) {
-    if (match[1] !== undefined) segments.push(match[1]);
-    else if (match[2] !== undefined) segments.push(Number(match[2]));
-    else segments.push(JSON.parse(match[3]!) as string);
-    rest = rest.slice(match[0].length);
-  }
-  return segments;
-}
+import { jsonPathSegments } from '../../schemas';
 
 /**
  * The 1-based line of the node a JSON path names in a parsed YAML (or JSON) document, or of its
