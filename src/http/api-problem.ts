@@ -152,6 +152,8 @@ export const problems = {
   malformedJson: (detail: string) => new ApiProblem('malformed_json', `The body is not valid JSON: ${detail}.`),
   payloadTooLarge: (limit: number) =>
     new ApiProblem('payload_too_large', `The body is larger than ${limit} bytes, the limit of bvs-mock (docs/fidelity.md row 26).`),
+  scenarioTooLarge: (size: number, limit: string, whenTooLarge: string) =>
+    new ApiProblem('payload_too_large', `The scenario is ${size} bytes, over the limit of ${limit} for a scenario (docs/fidelity.md row 97); ${whenTooLarge}.`),
   validationFailed: (issues: Issue[], where = 'request body') => new ApiProblem('validation_failed', describeProblems(issues, where), issues),
   invalidRequest: (message: string, issues: Issue[] = []) => new ApiProblem('invalid_request', message, issues),
   conflict: (message: string) => new ApiProblem('conflict', message),

@@ -17,8 +17,8 @@ export const MAX_LISTED_ISSUES = 100;
 export const MAX_ISSUE_TEXT = 1_000;
 
 /** Issues as an answer or a record lists them: at most {@link MAX_LISTED_ISSUES}, and how many more were found. */
-export interface ListedIssues {
-  issues: Issue[];
+export interface ListedIssues<T extends Issue = Issue> {
+  issues: T[];
   /** Issues found and not listed; 0 when every one is. */
   omitted: number;
 }
@@ -31,12 +31,12 @@ export interface ListedIssues {
  * @example
  * listIssues(sixtyThousandIssues); // { issues: [first 100], omitted: 59900 }
  */
-export function listIssues(issues: readonly Issue[], omitted = 0): ListedIssues {
+export function listIssues<T extends Issue>(issues: readonly T[], omitted = 0): ListedIssues<T> {
   const listed = issues.slice(0, MAX_LISTED_ISSUES).map(clipIssue);
   return { issues: listed, omitted: omitted + issues.length - listed.length };
 }
 
-function clipIssue(issue: Issue): Issue {
+function clipIssue<T extends Issue>(issue: T): T {
   if (issue.path.length <= MAX_ISSUE_TEXT && issue.message.length <= MAX_ISSUE_TEXT) return issue;
   return { ...issue, path: clipText(issue.path), message: clipText(issue.message) };
 }
