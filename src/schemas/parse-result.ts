@@ -82,7 +82,8 @@ export function parseWith<S extends ZodType>(schema: S, value: unknown): ParseRe
 export function describeProblems(issues: readonly Issue[], where = 'request body', omitted = 0): string {
   const listed = listIssues(issues, omitted);
   const count = listed.issues.length + listed.omitted;
-  const more = listed.omitted === 0 ? '' : `; and ${listed.omitted} more (the first ${listed.issues.length} are listed)`;
+  const more =
+    listed.omitted === 0 ? '' : `; and ${listed.omitted} more (the first ${listed.issues.length} ${listed.issues.length === 1 ? 'is' : 'are'} listed)`;
   return `The ${where} has ${count} problem${count === 1 ? '' : 's'}: ${listed.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}${more}`;
 }
 
