@@ -26,15 +26,15 @@ export class ServeLog {
         duration_ms: round(entry.duration_ms),
         organization_id: entry.organization_id,
         control,
-        violations: entry.violations.length,
+        violations: entry.violations.length + (entry.violations_omitted ?? 0),
         simulated_at: entry.at,
       });
       return;
     }
+    const count = entry.violations.length + (entry.violations_omitted ?? 0);
+    const more = entry.violations_omitted === undefined ? '' : `, and ${entry.violations_omitted} more`;
     const violations =
-      entry.violations.length === 0
-        ? ''
-        : `  ${entry.violations.length} violation${entry.violations.length === 1 ? '' : 's'}: ${entry.violations.map((issue) => `${issue.path} ${issue.code}`).join(', ')}`;
+      count === 0 ? '' : `  ${count} violation${count === 1 ? '' : 's'}: ${entry.violations.map((issue) => `${issue.path} ${issue.code}`).join(', ')}${more}`;
     this.write(
       `${this.time()}  ${entry.method.padEnd(6)} ${entry.path} ${entry.status} ${round(entry.duration_ms)} ms  ${entry.id}${entry.organization_id === null ? '' : ` ${entry.organization_id}`}${violations}`,
     );

@@ -53,7 +53,14 @@ export function buildContractReport({ journal, deliveries, emittedEvents, receiv
     violations: {
       violating_requests: journal.violationCounts().requests,
       issues: journal.violationCounts().issues,
-      requests: violating.map((entry) => ({ id: entry.id, method: entry.method, path: entry.path, status: entry.status, violations: entry.violations })),
+      requests: violating.map(({ id, method, path, status, violations, violations_omitted }) => ({
+        id,
+        method,
+        path,
+        status,
+        violations,
+        ...(violations_omitted === undefined ? {} : { violations_omitted }),
+      })),
     },
     receivers: { quick_answer_ms: QUICK_ANSWER_MS, findings: deliveries.receiverFindings(QUICK_ANSWER_MS) },
     receiver_checks: receiverChecks.list().map(({ id, endpoint_id, report }) => ({

@@ -97,8 +97,10 @@ function describeKind(stats: Stats): string {
   return 'a special file';
 }
 
-/** `1 MiB (1048576 bytes)`: the round figure people remember, and the exact one to compare with. */
-function describeBytes(bytes: number): string {
+/** `1 MiB (1048576 bytes)`, `256 KiB (262144 bytes)`: the round figure people remember, and the exact one to compare with. */
+export function describeBytes(bytes: number): string {
   const mebibytes = bytes / (1024 * 1024);
-  return Number.isInteger(mebibytes) ? `${mebibytes} MiB (${bytes} bytes)` : `${bytes} bytes`;
+  if (Number.isInteger(mebibytes)) return `${mebibytes} MiB (${bytes} bytes)`;
+  const kibibytes = bytes / 1024;
+  return Number.isInteger(kibibytes) ? `${kibibytes} KiB (${bytes} bytes)` : `${bytes} bytes`;
 }

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { realDelay, systemTime } from '../clock';
 import type { ObservedRequest } from '../faults/client-observer';
 import { DELIVERY_ORIGIN_HEADER } from '../delivery/deliveries';
-import type { Issue, JournalEntry } from '../schemas';
+import { listIssues, type Issue, type JournalEntry } from '../schemas';
 import { ApiProblem, problems } from './api-problem';
 import type { ApiServices } from './api-services';
 import { authenticate, type Principal } from './authenticate';
@@ -76,6 +76,7 @@ export function createApiCore(services: ApiServices): ApiCore {
       let context: RouteContext | undefined;
       let response: CoreResponse;
       let problemIssues: Issue[] = [];
+      let problemIssuesOmitted = 0;
       // Who is calling, as far as the credential says before any check: the client observer's view.
       const arrivedAt = systemTime.wallNow();
       const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization?.trim() ?? '')?.[1];
@@ -128,7 +129,10 @@ export function createApiCore(services: ApiServices): ApiCore {
           response = oauth ? problem.toOAuthResponse() : problem.toResponse(requestId);
           // An injected fault is bvs-mock's doing, not a client mistake.
           const where = injected === null ? CONTRACT_ERRORS.get(error.code) : undefined;
-          if (where !== undefined) problemIssues = error.issues.length > 0 ? error.issues : [{ path: where, code: error.code, message: error.message }];
+          if (where !== undefined) {
+            problemIssues = error.issues.length > 0 ? error.issues : [{ path: where, code: error.code, message: error.message }];
+            problemIssuesOmitted = error.issuesOmitted;
+          }
         } else {
           services.logError(requestId, error);
           response = match?.route.errorForm === 'oauth2' ? problems.internal().toOAuthResponse() : problems.internal().toResponse(requestId);
@@ -139,6 +143,8 @@ export function createApiCore(services: ApiServices): ApiCore {
       // Reads change nothing; anything else may have (an endpoint added, a validation created, a reset): open pages refetch.
       if (request.method !== 'GET' && request.method !== 'HEAD') services.changes.notify('request');
       const control = match?.route.access.kind === 'control';
+      // Bounded like the answers: a request with 60,000 violations keeps 100 of them and the count (docs/fidelity.md row 96).
+      const violations = listIssues([...(context?.violations ?? []), ...problemIssues], (context?.violationsOmitted ?? 0) + problemIssuesOmitted);
       const entry: JournalEntry = {
         id: requestId,
         at: services.clock.iso(),
@@ -148,7 +154,8 @@ export function createApiCore(services: ApiServices): ApiCore {
         organization_id: context?.callerOrganizationId ?? null,
         status: response.status,
         duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
-        violations: [...(context?.violations ?? []), ...problemIssues],
+        violations: violations.issues,
+        ...(violations.omitted > 0 ? { violations_omitted: violations.omitted } : {}),
       };
       if (services.onRequest !== undefined) {
         try {
@@ -234,6 +241,7 @@ function makeContext(services: ApiServices, request: CoreRequest, match: RouteMa
     callerOrganizationId,
     strictBodies,
     violations: [],
+    violationsOmitted: 0,
     stateVersion,
     json,
   };

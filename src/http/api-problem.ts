@@ -1,4 +1,4 @@
-import { API_ERROR_STATUS, describeProblems, type ApiError, type ApiErrorCode, type Issue, oauthErrorOf, type OAuthError } from '../schemas';
+import { API_ERROR_STATUS, describeProblems, listIssues, type ApiError, type ApiErrorCode, type Issue, oauthErrorOf, type OAuthError } from '../schemas';
 import { jsonResponse, type CoreResponse } from './core-types';
 import type { ActionErrorCode, ActionResult } from '../engine';
 import { didYouMean } from '../engine/scenarios/closest-names';
@@ -9,22 +9,30 @@ import { didYouMean } from '../engine/scenarios/closest-names';
  */
 export class ApiProblem extends Error {
   readonly status: number;
+  /** The issues answered: the first `MAX_LISTED_ISSUES` of those given (docs/fidelity.md row 96). */
+  readonly issues: Issue[];
+  /** Issues given and not answered; 0 when every one is. */
+  readonly issuesOmitted: number;
 
   constructor(
     readonly code: ApiErrorCode,
     message: string,
-    readonly issues: Issue[] = [],
+    issues: readonly Issue[] = [],
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'ApiProblem';
     this.status = API_ERROR_STATUS[code];
+    const listed = listIssues(issues);
+    this.issues = listed.issues;
+    this.issuesOmitted = listed.omitted;
   }
 
   /** The response, with the request id that the journal also records. */
   toResponse(requestId: string): CoreResponse {
-    const body: ApiError = { error: { code: this.code, message: this.message, status: this.status, request_id: requestId, issues: this.issues } };
-    return jsonResponse(this.status, body, this.headers);
+    const error: ApiError['error'] = { code: this.code, message: this.message, status: this.status, request_id: requestId, issues: this.issues };
+    if (this.issuesOmitted > 0) error.issues_omitted = this.issuesOmitted;
+    return jsonResponse(this.status, { error } satisfies ApiError, this.headers);
   }
 
   /**
@@ -34,7 +42,9 @@ export class ApiProblem extends Error {
   toOAuthResponse(): CoreResponse {
     const [error, status] = oauthErrorOf(this.code);
     const description =
-      this.issues.length > 0 && !this.message.includes(this.issues[0]!.path) ? `${this.message} ${describeProblems(this.issues, 'form')}` : this.message;
+      this.issues.length > 0 && !this.message.includes(this.issues[0]!.path)
+        ? `${this.message} ${describeProblems(this.issues, 'form', this.issuesOmitted)}`
+        : this.message;
     const body: OAuthError = { error, error_description: description };
     const headers: Record<string, string> = { ...OAUTH_NO_STORE, ...(status === 401 ? { 'www-authenticate': 'Basic realm="bvs-mock"' } : {}) };
     if (this.headers.allow) headers.allow = this.headers.allow;
@@ -143,6 +153,8 @@ export const problems = {
   malformedJson: (detail: string) => new ApiProblem('malformed_json', `The body is not valid JSON: ${detail}.`),
   payloadTooLarge: (limit: number) =>
     new ApiProblem('payload_too_large', `The body is larger than ${limit} bytes, the limit of bvs-mock (docs/fidelity.md row 26).`),
+  scenarioTooLarge: (size: number, limit: string, whenTooLarge: string) =>
+    new ApiProblem('payload_too_large', `The scenario is ${size} bytes, over the limit of ${limit} for a scenario (docs/fidelity.md row 97); ${whenTooLarge}.`),
   validationFailed: (issues: Issue[], where = 'request body') => new ApiProblem('validation_failed', describeProblems(issues, where), issues),
   invalidRequest: (message: string, issues: Issue[] = []) => new ApiProblem('invalid_request', message, issues),
   conflict: (message: string) => new ApiProblem('conflict', message),

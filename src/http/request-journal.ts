@@ -27,7 +27,7 @@ export class RequestJournal {
     this.ring[this.recorded % this.capacity] = entry;
     this.recorded += 1;
     if (entry.operation !== null) this.operations.set(entry.operation, (this.operations.get(entry.operation) ?? 0) + 1);
-    this.violations += entry.violations.length;
+    this.violations += entry.violations.length + (entry.violations_omitted ?? 0);
     if (entry.violations.length > 0) this.violatingRequests += 1;
   }
 
@@ -62,7 +62,7 @@ export class RequestJournal {
     return Object.fromEntries(this.operations);
   }
 
-  /** Since the last reset: how many requests had violations, and how many violations they had in all (a request may have several). */
+  /** Since the last reset: how many requests had violations, and how many violations they had in all, kept or only counted (a request may have several). */
   violationCounts(): { requests: number; issues: number } {
     return { requests: this.violatingRequests, issues: this.violations };
   }

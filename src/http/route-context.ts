@@ -20,8 +20,10 @@ export interface RouteContext {
   callerOrganizationId: string | null;
   /** Refuse unknown fields (422) instead of recording them: `--strict`, and always on the control API. */
   strictBodies: boolean;
-  /** Contract violations found in the request and tolerated (recorded in the journal). */
+  /** Contract violations found in the request and tolerated (recorded in the journal), at most `MAX_LISTED_ISSUES`. */
   violations: Issue[];
+  /** Tolerated violations found and not kept in {@link violations}, counted (docs/fidelity.md row 96). */
+  violationsOmitted: number;
   /**
    * Changes whenever state may have changed since: a request to a route that is not `pure`, an
    * action on the engine, or a timer of the clock. Two reads with the same version see the same state (read-route caches by it).

@@ -60,7 +60,16 @@ export const ApiError = outbound(
           .openapi({ example: 'The request body has 1 problem: $.country: must be an ISO 3166-1 alpha-2 country code, like CL; AB is not one' }),
         status: z.number().int().min(400).max(599),
         request_id: z.string().openapi({ example: 'req_000042' }),
-        issues: z.array(ApiErrorIssue).openapi({ description: 'Every problem found in the input; empty when the error is not about input.' }),
+        issues: z.array(ApiErrorIssue).openapi({
+          description:
+            'The problems found in the input, at most 100 (each path and message at most 1,000 characters); empty when the error is not about input (docs/fidelity.md row 96).',
+        }),
+        issues_omitted: z
+          .number()
+          .int()
+          .positive()
+          .optional()
+          .openapi({ description: 'How many more problems were found than `issues` lists; absent when it lists them all.' }),
       }),
     ),
   }),

@@ -129,6 +129,14 @@ export const EmittedPage = outbound(z.strictObject({ events: z.array(EmittedEven
 
 export const SettledAnswer = outbound(z.strictObject({ entity_validation_id: idOf('evl'), settled: z.boolean() }), 'SettledAnswer');
 
+/** How many violations of a request the journal counted and did not keep; absent when it kept them all (docs/fidelity.md row 96). */
+const ViolationsOmitted = z
+  .number()
+  .int()
+  .positive()
+  .optional()
+  .openapi({ description: 'How many more violations the request had than `violations` lists (at most 100 are kept); absent when it lists them all.' });
+
 /** One API request as the journal records it (`GET /_mock/requests`). */
 export const JournalEntry = outbound(
   z.strictObject({
@@ -140,7 +148,11 @@ export const JournalEntry = outbound(
     organization_id: z.string().nullable(),
     status: z.number().int(),
     duration_ms: z.number().nonnegative(),
-    violations: z.array(ApiErrorIssue).openapi({ description: 'Contract violations found in the request, answered or tolerated, at their JSON paths.' }),
+    violations: z.array(ApiErrorIssue).openapi({
+      description:
+        'Contract violations found in the request, answered or tolerated, at their JSON paths: at most 100, each path and message at most 1,000 characters (docs/fidelity.md row 96).',
+    }),
+    violations_omitted: ViolationsOmitted,
   }),
   'JournalEntry',
 );
@@ -314,10 +326,19 @@ export const ContractReport = outbound(
     violations: outbound(
       z.strictObject({
         violating_requests: z.number().int().openapi({ description: 'Requests with at least one violation, counted once each.' }),
-        issues: z.number().int().openapi({ description: 'Violations in all: one request may break several rules.' }),
+        issues: z.number().int().openapi({ description: 'Violations in all, listed or not: one request may break several rules.' }),
         requests: z
           .array(
-            outbound(z.strictObject({ id: z.string(), method: z.string(), path: z.string(), status: z.number().int(), violations: z.array(ApiErrorIssue) })),
+            outbound(
+              z.strictObject({
+                id: z.string(),
+                method: z.string(),
+                path: z.string(),
+                status: z.number().int(),
+                violations: z.array(ApiErrorIssue),
+                violations_omitted: ViolationsOmitted,
+              }),
+            ),
           )
           .openapi({ description: 'The most recent violating requests, each with its violations.' }),
       }),

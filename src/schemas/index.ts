@@ -18,6 +18,7 @@ export * from './information-request-machine';
 export * from './legacy-webhook';
 export * from './oauth';
 export * from './parse-result';
+export * from './listed-issues';
 export * from './primitives';
 export * from './raised-alert';
 export * from './scopes';

@@ -1,4 +1,5 @@
 import type { ZodError, ZodType, output } from 'zod';
+import { listIssues } from './listed-issues';
 
 /**
  * One problem found in an input: where (a JSON path from the document root,
@@ -28,6 +29,27 @@ export function toJsonPath(path: readonly PropertyKey[]): string {
 }
 
 /**
+ * Splits a JSON path as {@link toJsonPath} writes it (`$.entity.partners[1]["odd.key"]`) back into
+ * keys and indexes. Parsing stops at the first part it does not understand; the path found so far
+ * still points near the problem.
+ *
+ * @example
+ * jsonPathSegments('$.partners[1]["a.b"]'); // ['partners', 1, 'a.b']
+ */
+export function jsonPathSegments(jsonPath: string): Array<string | number> {
+  const segments: Array<string | number> = [];
+  // Sticky: each part is matched where the previous one ended, so a path is read in one pass whatever its length.
+  const token = /\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/y;
+  token.lastIndex = jsonPath.startsWith('$') ? 1 : 0;
+  for (let match = token.exec(jsonPath); match !== null; match = token.exec(jsonPath)) {
+    if (match[1] !== undefined) segments.push(match[1]);
+    else if (match[2] !== undefined) segments.push(Number(match[2]));
+    else segments.push(JSON.parse(match[3]!) as string);
+  }
+  return segments;
+}
+
+/**
  * Turns a zod error into issues. Unknown keys are reported one issue per key,
  * at the key's own path, so the message says exactly which field is not allowed.
  */
@@ -53,10 +75,16 @@ export function parseWith<S extends ZodType>(schema: S, value: unknown): ParseRe
 
 /**
  * The sentence an input refusal starts with, the same for the API's errors and the examples of the
- * document: `The request body has 2 problems: $.tin: must not be empty; $.country: …`.
+ * document: `The request body has 2 problems: $.tin: must not be empty; $.country: …`. It names at most
+ * `MAX_LISTED_ISSUES` of them and counts the others (`; and 59900 more (the first 100 are listed)`);
+ * `omitted` adds issues already left out of `issues`.
  */
-export function describeProblems(issues: readonly Issue[], where = 'request body'): string {
-  return `The ${where} has ${issues.length} problem${issues.length === 1 ? '' : 's'}: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`;
+export function describeProblems(issues: readonly Issue[], where = 'request body', omitted = 0): string {
+  const listed = listIssues(issues, omitted);
+  const count = listed.issues.length + listed.omitted;
+  const more =
+    listed.omitted === 0 ? '' : `; and ${listed.omitted} more (the first ${listed.issues.length} ${listed.issues.length === 1 ? 'is' : 'are'} listed)`;
+  return `The ${where} has ${count} problem${count === 1 ? '' : 's'}: ${listed.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}${more}`;
 }
 
 /** Writes issues one per line, as `$.tin: must not be empty`. */

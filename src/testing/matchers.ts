@@ -93,11 +93,14 @@ export async function expectNoViolations(source: ReportSource | { control: Repor
   const control = 'control' in source ? source.control : source;
   const { violations } = await control.report();
   if (violations.issues === 0) return;
-  const lines = violations.requests.flatMap((request) =>
-    request.violations.map(
+  const lines = violations.requests.flatMap((request) => [
+    ...request.violations.map(
       (issue) => `  ${request.method} ${request.path} → ${request.status} (${request.id}): ${issue.path}: ${issue.message} [${issue.code}]`,
     ),
-  );
+    ...(request.violations_omitted === undefined
+      ? []
+      : [`  ${request.method} ${request.path} → ${request.status} (${request.id}): and ${request.violations_omitted} more violations`]),
+  ]);
   throw new Error(
     `bvs-mock recorded ${violations.issues} contract violation${violations.issues === 1 ? '' : 's'} in ${violations.violating_requests} request${violations.violating_requests === 1 ? '' : 's'}:\n${lines.join('\n')}`,
   );

@@ -94,6 +94,19 @@ test('the Markdown report sums the run up for a CI job page and lists the findin
   );
 });
 
+test('a request with more violations than are kept counts them all in the Markdown report and has one JUnit case for those not listed', async () => {
+  failing = false;
+  const body: Record<string, unknown> = { tin: HAPPY_PARTNERS, country: 'CL' };
+  for (let index = 0; index < 150; index += 1) body[`extra${index}`] = index;
+  expect((await t.json('POST', '/api/v2/entity_validations', body, { authorization: 'Bearer test_key_default' })).status).toBe(201);
+  expect((await t.call('/_mock/report?format=markdown')).text()).toContain('| Requests with violations | 1 (150 violations in all) |');
+  const xml = (await t.call('/_mock/report?format=junit')).text();
+  const failures = [...xml.matchAll(/<testcase name="([^"]*)"[^>]*>\s*<failure message="([^"]*)"/g)];
+  expect(failures).toHaveLength(101);
+  expect(failures[100]![1]).toMatch(/^POST \/api\/v2\/entity_validations \(req_\d+\): 50 more violations$/);
+  expect(failures[100]![2]).toBe('50 more violations than the 100 listed');
+});
+
 test('an unknown format is a 422 at $query.format naming the formats', async () => {
   const error = expectApiError(await t.call('/_mock/report?format=html'), 422, 'validation_failed');
   expect(error.issues).toEqual([{ path: '$query.format', code: 'invalid_value', message: 'must be one of json, markdown, junit, got "html"' }]);

@@ -104,3 +104,20 @@ test('a deeply nested body that is refused anyway answers 422, and the server st
   expectApiError(answer, 422, 'validation_failed');
   expect((await t.call('/_mock/health')).status).toBe(200);
 });
+
+test('unknown fields with names that are not identifiers are stripped and recorded at their quoted paths, __proto__ included', async () => {
+  const body =
+    '{"tin":"76920415-6","country":"CL","odd.key":1,"quo\\"te":2,"__proto__":{"polluted":true},"ünï":3,"information_request":{"template_id":"irt_1","a b":4}}';
+  const answer = await t.call(CREATE, { method: 'POST', headers: { ...bearer(DEFAULT_API_KEY), 'content-type': 'application/json' }, body });
+  expect(answer.status).toBe(201);
+  expect(answer.json()).toMatchObject({ tin: '76920415-6', country: 'CL' });
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  const entry = (await journal('?violations=true')).find((candidate) => candidate.id === answer.headers['x-request-id']);
+  expect(entry!.violations.map((violation) => violation.path).sort()).toEqual([
+    '$.__proto__',
+    '$.information_request["a b"]',
+    '$["odd.key"]',
+    '$["quo\\"te"]',
+    '$["ünï"]',
+  ]);
+});

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ScenarioFileError, loadScenarioFile, parseScenarioSource } from '../../src/engine/scenarios';
+import { MAX_SCENARIO_ALIASES } from '../../src/engine/scenarios/yaml-document-issues';
 
 const VALID = `name: partner-fail
 description: A small tree for loader tests
@@ -168,11 +169,57 @@ test('reports a YAML syntax error with its line and column', () => {
   expect(new ScenarioFileError(result.file, result.issues).message).toMatch(/syntax\.yaml:17:13: YAML syntax error: /);
 });
 
-test('reports a key given twice as a YAML error on the second one', () => {
+test('reports a key given twice at the second one, naming the line of the first', () => {
   const text = VALID.replace('  country: CL\n', '  country: CL\n  country: PE\n');
   const result = loadScenarioFile(write('twice.yaml', text));
   if (result.ok) throw new Error('expected issues');
-  expect(result.issues[0]).toMatchObject({ code: 'yaml_syntax', line: lineOf(text, 'country: PE') });
+  expect(result.issues).toEqual([
+    {
+      file: result.file,
+      line: lineOf(text, 'country: PE'),
+      column: 3,
+      path: '$.entity.country',
+      code: 'duplicate_key',
+      message: `"country" is given twice in this mapping (first at line ${lineOf(text, 'country: CL')}); a key may appear once, so remove or rename one`,
+    },
+  ]);
+});
+
+test('reports every key given twice, in file order, in block and flow mappings alike, and tells 1 from "1"', () => {
+  const text = VALID.replace('  country: CL\n', '  country: CL\n  1: one\n  "1": one\n')
+    .replace('{ name: Tax debt, severity: medium, raised_by: cl/sii }', '{ name: Tax debt, severity: medium, severity: high, raised_by: cl/sii }')
+    .replace('      surname: Rojas\n', '      surname: Rojas\n      name: Ana\n');
+  const result = loadScenarioFile(write('twice-more.yaml', text));
+  if (result.ok) throw new Error('expected issues');
+  expect(result.issues.map((issue) => [issue.code, issue.path, issue.line])).toEqual([
+    ['duplicate_key', '$.entity.alerts[0].severity', lineOf(text, 'severity: high')],
+    ['duplicate_key', '$.entity.partners[0].name', lineOf(text, 'surname: Rojas') + 1],
+  ]);
+});
+
+test(`refuses more than ${MAX_SCENARIO_ALIASES} aliases at the first one over, before resolving any`, () => {
+  const aliases = Array.from({ length: MAX_SCENARIO_ALIASES + 5 }, () => `    - *run`).join('\n');
+  const text = VALID.replace('  runs:\n    - { type: cl/sii', '  runs:\n    - &run { type: cl/sii').replace(
+    '  alerts:\n',
+    `  copies:\n${aliases}\n  alerts:\n`,
+  );
+  const result = loadScenarioFile(write('aliases.yaml', text));
+  if (result.ok) throw new Error('expected issues');
+  expect(result.issues).toEqual([
+    expect.objectContaining({
+      code: 'too_many_aliases',
+      path: `$.entity.copies[${MAX_SCENARIO_ALIASES}]`,
+      line: lineOf(text, '  copies:') + MAX_SCENARIO_ALIASES + 1,
+      message: expect.stringMatching(/^more than 1000 aliases \(\*name\) in the scenario, the limit of bvs-mock/),
+    }),
+  ]);
+});
+
+test('points at the line inside an anchored value for an issue reached through an alias', () => {
+  const text = `${VALID.replace('    - tin: 12654321-2\n', '    - &ana\n      tin: 12654321-2\n').replace('      surname: Rojas\n', '      surname: Rojas\n      nickname: Anita\n')}    - *ana\n`;
+  const result = loadScenarioFile(write('aliased.yaml', text));
+  if (result.ok) throw new Error('expected issues');
+  expect(result.issues).toContainEqual(expect.objectContaining({ path: '$.entity.partners[1].nickname', line: lineOf(text, 'nickname: Anita') }));
 });
 
 test('reports every issue of a file in file order, not only the first', () => {

@@ -97,7 +97,7 @@ test('loadScenarioFile refuses a file one byte over MAX_SCENARIO_FILE_BYTES with
   const result = loadScenarioFile(file);
   expect(result).toMatchObject({ ok: false, issues: [{ file, path: '$', code: 'too_large' }] });
   expect(!result.ok && result.issues[0]!.message).toBe(
-    `the file is ${MAX_SCENARIO_FILE_BYTES + 1} bytes, over the limit of 1 MiB (${MAX_SCENARIO_FILE_BYTES} bytes) for a scenario file; split it into several scenario files, one per tree (docs/scenarios.md)`,
+    `the file is ${MAX_SCENARIO_FILE_BYTES + 1} bytes, over the limit of 256 KiB (${MAX_SCENARIO_FILE_BYTES} bytes) for a scenario file; split it into several scenario files, one per tree (docs/scenarios.md)`,
   );
 });
 
@@ -109,13 +109,13 @@ test('loadScenarioFile reads a scenario of exactly MAX_SCENARIO_FILE_BYTES', () 
   expect(loadScenarioFile(file)).toMatchObject({ ok: true, value: { name: 'at-limit' } });
 });
 
-test('parseScenarioSource holds posted text to the same limit, which equals the request body limit', () => {
-  expect(MAX_SCENARIO_FILE_BYTES).toBe(DEFAULT_BODY_LIMIT);
+test('parseScenarioSource holds posted text to the same limit, below the request body limit so the control API refuses a bigger scenario from its size', () => {
+  expect(MAX_SCENARIO_FILE_BYTES).toBeLessThan(DEFAULT_BODY_LIMIT);
   const text = `${scenarioText('posted', '11111111-1')}#${'x'.repeat(MAX_SCENARIO_FILE_BYTES)}\n`;
   const result = parseScenarioSource({ text, file: 'POST /_mock/scenarios' });
   expect(result).toMatchObject({
     ok: false,
-    issues: [{ path: '$', code: 'too_large', message: expect.stringContaining(`over the limit of 1 MiB (${MAX_SCENARIO_FILE_BYTES} bytes)`) }],
+    issues: [{ path: '$', code: 'too_large', message: expect.stringContaining(`over the limit of 256 KiB (${MAX_SCENARIO_FILE_BYTES} bytes)`) }],
   });
 });
 

@@ -1,21 +1,23 @@
 import { LineCounter, parseDocument } from 'yaml';
-import { readRegularFile } from '../../files/read-regular-file';
+import { describeBytes, readRegularFile } from '../../files/read-regular-file';
 import { Scenario, toIssues } from '../../schemas';
-import { lineOfJsonPath } from './locate-json-path';
+import { jsonPathLocator } from './locate-json-path';
 import type { ScenarioFileIssue } from './scenario-file-issue';
+import { yamlDocumentIssues } from './yaml-document-issues';
 
 /**
- * Largest scenario, in bytes (1 MiB), whether read from a file or posted to `POST /_mock/scenarios`.
- * It equals the control API's body limit (`DEFAULT_BODY_LIMIT`, docs/fidelity.md row 26), so a file
- * that loads at start can also be posted, and the other way round. The largest built-in scenario
- * (large-tree.yaml, a holding with 50 partners) is 18 KB, so 1 MiB leaves room for trees fifty
- * times larger; it parses in under 2 s and about 130 MB, where a 50 MB file took 32 s and 2.8 GB.
- * A file is checked by its size before it is read.
+ * Largest scenario, in bytes (256 KiB), whether read from a file or posted to `POST /_mock/scenarios`.
+ * Parsing a scenario holds bvs-mock's one event loop, during which it answers no one, and YAML parses
+ * at about a megabyte a second (denser forms slower: 1 MiB of `[1,1,...]` took 1.8 s), so 256 KiB
+ * keeps the worst file to a few hundred milliseconds. The largest built-in scenario (large-tree.yaml,
+ * a holding with 50 partners) is 18 KB: 256 KiB leaves room for trees of about 700 partners. A file
+ * is checked by its size before it is read, a posted body before it is parsed (413), and the
+ * request body limit (1 MiB, row 26) stays above it (docs/fidelity.md row 97).
  */
-export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
+export const MAX_SCENARIO_FILE_BYTES = 256 * 1024;
 
 /** What to do with a scenario over {@link MAX_SCENARIO_FILE_BYTES}, the end of the message. */
-const WHEN_TOO_LARGE = 'split it into several scenario files, one per tree (docs/scenarios.md)';
+export const WHEN_SCENARIO_TOO_LARGE = 'split it into several scenario files, one per tree (docs/scenarios.md)';
 
 /**
  * The outcome of loading a scenario file: the parsed scenario (durations in milliseconds, defaults
@@ -32,7 +34,10 @@ export type ScenarioFileResult =
   | {
       ok: false;
       file: string;
-      /** Every issue, never only the first (CONTRIBUTING.md rule 3). */
+      /**
+       * Every issue, never only the first (CONTRIBUTING.md rule 3), in file order; whoever shows them
+       * lists the first `MAX_LISTED_ISSUES` (ScenarioFileError, the control API).
+       */
       issues: ScenarioFileIssue[];
       /** The underlying error: the file system's, the YAML parser's, or zod's. */
       cause: unknown;
@@ -63,7 +68,7 @@ export function loadScenarioFile(file: string): ScenarioFileResult {
     file,
     limit: MAX_SCENARIO_FILE_BYTES,
     expected: 'a scenario file',
-    whenTooLarge: WHEN_TOO_LARGE,
+    whenTooLarge: WHEN_SCENARIO_TOO_LARGE,
     // The loader of a directory reads every entry named like a scenario, so the entry may not be one the user named.
     whenNotRegular:
       'a scenario is read from a regular YAML or JSON file, so give the path of one; in a scenario directory, move this entry out or rename it so its name does not end in .yaml, .yml or .json',
@@ -82,12 +87,13 @@ export function loadScenarioFile(file: string): ScenarioFileResult {
 export function parseScenarioSource({ text, file }: ScenarioSource): ScenarioFileResult {
   const size = Buffer.byteLength(text, 'utf8');
   if (size > MAX_SCENARIO_FILE_BYTES) {
-    const message = `the scenario is ${size} bytes, over the limit of 1 MiB (${MAX_SCENARIO_FILE_BYTES} bytes) for a scenario; ${WHEN_TOO_LARGE}`;
+    const message = `the scenario is ${size} bytes, over the limit of ${describeBytes(MAX_SCENARIO_FILE_BYTES)} for a scenario; ${WHEN_SCENARIO_TOO_LARGE}`;
     return { ok: false, file, cause: undefined, issues: [{ file, path: '$', code: 'too_large', message }] };
   }
   const lineCounter = new LineCounter();
   // prettyErrors off: the message stays one sentence; the line and column come from the LineCounter.
-  const document = parseDocument(text, { lineCounter, prettyErrors: false });
+  // uniqueKeys off: the library's duplicate check is quadratic in a mapping's keys; yamlDocumentIssues does it in one pass.
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   // Only the first syntax error: the parser's recovery after it is guesswork, and the errors that
   // follow (one broken bracket gives five) point at lines that are fine.
   const syntax = document.errors[0];
@@ -96,6 +102,9 @@ export function parseScenarioSource({ text, file }: ScenarioSource): ScenarioFil
     const message = /call stack/i.test(syntax.message) ? 'the document is nested too deeply to read' : syntax.message;
     return { ok: false, file, cause: syntax, issues: [{ file, line, column: col, path: '$', code: 'yaml_syntax', message: `YAML syntax error: ${message}` }] };
   }
+  // Keys given twice leave the value in doubt, and too many aliases take long to resolve: both stop here, before the document is resolved.
+  const documentIssues = yamlDocumentIssues(document, lineCounter, file);
+  if (documentIssues.length > 0) return { ok: false, file, cause: undefined, issues: documentIssues };
 
   let value: unknown;
   try {
@@ -104,7 +113,7 @@ export function parseScenarioSource({ text, file }: ScenarioSource): ScenarioFil
     // An alias to an anchor that does not exist is found only when the document is resolved.
     return { ok: false, file, cause: error, issues: [{ file, line: 1, path: '$', code: 'yaml_syntax', message: `YAML error: ${(error as Error).message}` }] };
   }
-  const lineOf = (jsonPath: string) => lineOfJsonPath(document, lineCounter, jsonPath);
+  const lineOf = jsonPathLocator(document, lineCounter);
   if (value === null || value === undefined) {
     return {
       ok: false,

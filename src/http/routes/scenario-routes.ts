@@ -1,4 +1,6 @@
 import { parseScenarioSource, type ScenarioSummary } from '../../engine/scenarios';
+import { MAX_SCENARIO_FILE_BYTES, WHEN_SCENARIO_TOO_LARGE } from '../../engine/scenarios/load-scenario-file';
+import { describeBytes } from '../../files/read-regular-file';
 import { ScenarioList, ScenarioListing, z } from '../../schemas';
 import { problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
@@ -44,8 +46,7 @@ export const scenarioRoutes: Route[] = [
     document: {
       tags: ['Scenarios'],
       summary: 'Add a scenario at run time',
-      description:
-        'A scenario file, as YAML or JSON (docs/design.md, Scenarios). Problems are answered at their JSON paths, with their lines; a name or TIN already taken is a conflict. A reset removes it.',
+      description: `A scenario file, as YAML or JSON (docs/design.md, Scenarios), of at most ${describeBytes(MAX_SCENARIO_FILE_BYTES)} (413 \`payload_too_large\` above, docs/fidelity.md row 97). Problems are answered at their JSON paths, with their lines (the first 100, and \`issues_omitted\`); a name or TIN already taken is a conflict. A reset removes it.`,
       body: {
         schema: z.record(z.string(), z.unknown()).openapi({ description: 'A scenario file (docs/scenarios.md).' }),
         otherContentTypes: ['application/yaml'],
@@ -60,6 +61,9 @@ export const scenarioRoutes: Route[] = [
           context.request.headers['content-type'],
           'a scenario as application/yaml or application/json (text/plain is refused, as any web page can send it)',
         );
+      // Refused from its size, before a byte is parsed: parsing holds the event loop (docs/fidelity.md row 97).
+      const size = context.request.body.length;
+      if (size > MAX_SCENARIO_FILE_BYTES) throw problems.scenarioTooLarge(size, describeBytes(MAX_SCENARIO_FILE_BYTES), WHEN_SCENARIO_TOO_LARGE);
       const parsed = parseScenarioSource({ text: context.request.body.toString('utf8'), file: SOURCE });
       if (!parsed.ok) {
         // The line of each problem goes into its message: the error shape has no field for it.
