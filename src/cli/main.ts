@@ -3,6 +3,7 @@ import { ScenarioLibrary } from '../engine/scenarios';
 import { buildOpenApiDocument, documentToJson, documentToYaml } from '../openapi';
 import { checkReceiverCommand } from './check-receiver-command';
 import { playCommand } from './play-command';
+import { printable } from './printable';
 import { serveCommand } from './serve-command';
 import { validateCommand } from './validate-command';
 import { VERSION } from '../version';
@@ -64,5 +65,12 @@ function parseFormat(value: string): 'yaml' | 'json' {
 
 /** Runs the command line with `argv` (as `process.argv`). */
 export async function main(argv: string[]): Promise<void> {
-  await buildProgram().parseAsync(argv);
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (error) {
+    // What stops a command may quote a user's file (a scenario's key, a configuration value, a file name): every line
+    // goes to the terminal through printable, so no file can clear the screen or forge a line of output.
+    if (error instanceof Error) error.message = error.message.split('\n').map(printable).join('\n');
+    throw error;
+  }
 }

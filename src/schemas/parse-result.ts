@@ -58,7 +58,7 @@ export function toIssues(error: ZodError): Issue[] {
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        issues.push({ path: toJsonPath([...issue.path, key]), code: 'unknown_field', message: `"${key}" is not a known field here` });
+        issues.push({ path: toJsonPath([...issue.path, key]), code: 'unknown_field', message: `${JSON.stringify(key)} is not a known field here` });
       }
       continue;
     }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EVENT_EXAMPLES, exampleEntityValidation } from '../../src/schemas';
@@ -76,4 +76,28 @@ test('a JSON, a YAML and an NDJSON file starting with a UTF-8 byte order mark ar
     `${ndjson}:2: valid data_source_run_batch.ready event`,
   ]);
   expect(code).toBe(0);
+});
+
+// Regression: the same escape codes in a scenario file's key reached the terminal raw in `bvs-mock scenarios` and `serve`.
+test('a scenario file whose key holds escape codes is refused with the key printed escaped', async () => {
+  const dir = join(scratch, 'scenarios-with-escapes');
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, 'x.yaml'),
+    [
+      'name: x',
+      'description: y',
+      'tins: ["1-9"]',
+      '"bo\\e[31mgus": 1',
+      'entity: { tin: "1-9", country: CL, category: business, name: A, runs: [{ type: cl/sii, outcomes: [{ succeeded: 5s }] }] }',
+      '',
+    ].join('\n'),
+  );
+  const child = spawnCli(['scenarios', '--scenarios', dir]);
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  expect(code).toBe(1);
+  expect(stderr).toContain('"bo\\u001b[31mgus" is not a known field here');
+  expect(stderr.replace(/\n$/, '')).not.toMatch(CONTROL);
 });
