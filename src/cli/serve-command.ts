@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { buildContractReport, formatOfFile, renderReport } from '../contract';
-import { isClockMode, resolveStartTime, START_TIME_FORMS, type ClockMode } from '../clock';
+import { DEFAULT_MAX_RUN_WAIT_MS, MAX_RUN_WAIT_MS, isClockMode, resolveStartTime, START_TIME_FORMS, type ClockMode } from '../clock';
 import { loadConfig } from '../config';
 import { readRegularFile } from '../files/read-regular-file';
 import { startServer, type StartedServer } from '../http/start-server';
@@ -43,6 +43,8 @@ interface ServeFlags {
   maxValidations?: number;
   maxDeliveryRecords?: number;
   maxJournalEntries?: number;
+  /** Real seconds `POST /_mock/clock/run` waits at most (docs/fidelity.md row 98). */
+  maxRunWait?: number;
   /** File the contract report is written to when bvs-mock stops; its extension chooses the format. */
   report?: string;
   tolerance: boolean;
@@ -218,6 +220,14 @@ export function serveCommand(version: string): Command {
     )
     .addOption(
       new Option(
+        '--max-run-wait <seconds>',
+        `real seconds POST /_mock/clock/run waits at most before answering with what is still pending (a call's max_wait_seconds wins; default ${DEFAULT_MAX_RUN_WAIT_MS / 1000})`,
+      )
+        .env('BVS_MOCK_MAX_RUN_WAIT')
+        .argParser(integer('--max-run-wait', 1, MAX_RUN_WAIT_MS / 1000)),
+    )
+    .addOption(
+      new Option(
         '--control-token <token>',
         'lock the control API (/_mock) behind Authorization: Bearer <token>; GET /_mock/health, /_mock/openapi.json, pre-signed files and the recipient page stay open',
       )
@@ -294,6 +304,7 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
       allowHttpWebhooks: flags.allowHttpWebhooks,
       insecureWebhookTls: flags.insecureWebhookTls,
       controlToken: flags.controlToken,
+      maxRunWaitMs: flags.maxRunWait === undefined ? undefined : flags.maxRunWait * 1000,
       retention: { maxValidations: flags.maxValidations, maxDeliveryRecords: flags.maxDeliveryRecords, maxJournalEntries: flags.maxJournalEntries },
     });
   } catch (error) {

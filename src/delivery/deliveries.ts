@@ -511,9 +511,14 @@ export class Deliveries {
     }
   }
 
-  /** Resolves once no attempt is running, waiting or queued (scheduled retries wait on the clock). */
-  settled(): Promise<void> {
-    return this.generation.lanes.settled();
+  /** Resolves once no attempt is running, waiting or queued (scheduled retries wait on the clock), or once `signal` aborts. */
+  settled(signal?: AbortSignal): Promise<void> {
+    return this.generation.lanes.settled(signal);
+  }
+
+  /** Delivery attempts running or waiting for a slot, and records queued to start (`POST /_mock/clock/run`'s `in_flight`). */
+  inFlight(): number {
+    return this.generation.lanes.inFlight();
   }
 
   /** Whether no attempt is running, waiting or queued. */

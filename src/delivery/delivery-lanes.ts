@@ -99,10 +99,19 @@ export class DeliveryLanes {
     return true;
   }
 
-  /** Resolves once nothing is queued, waiting or running. */
-  settled(): Promise<void> {
-    if (this.isSettled()) return Promise.resolve();
-    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  /** Resolves once nothing is queued, waiting or running; a waiter whose `signal` aborts is let go (and forgotten). */
+  settled(signal?: AbortSignal): Promise<void> {
+    if (this.isSettled() || signal?.aborted === true) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        signal?.removeEventListener('abort', done);
+        const index = this.settledWaiters.indexOf(done);
+        if (index >= 0) this.settledWaiters.splice(index, 1);
+        resolve();
+      };
+      this.settledWaiters.push(done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
   }
 
   /**
@@ -133,6 +142,13 @@ export class DeliveryLanes {
   release(): void {
     for (const resolve of this.quietWaiters.splice(0)) resolve();
     for (const resolve of this.settledWaiters.splice(0)) resolve();
+  }
+
+  /** Attempts under way (sending or waiting for a slot) and records queued to start, over every receiver. */
+  inFlight(): number {
+    let count = 0;
+    for (const lane of this.lanes.values()) count += lane.queued + lane.attempts;
+    return count;
   }
 
   /** How many receivers are slow now (health). */

@@ -76,8 +76,27 @@ export const ClockAdvanceAnswer = outbound(
   'ClockAdvanceAnswer',
 );
 
-/** `POST /_mock/clock/run`: the clock once nothing is scheduled or in flight, and the deliveries by status. */
-export const ClockRunAnswer = outbound(z.strictObject({ ...clockFields, deliveries: DeliveryCounts }), 'ClockRunAnswer');
+/**
+ * `POST /_mock/clock/run`: the clock once nothing is scheduled or in flight, or when the real-time bound
+ * came first (`settled: false`), what is still pending; and the deliveries by status (docs/fidelity.md row 98).
+ */
+export const ClockRunAnswer = outbound(
+  z.strictObject({
+    ...clockFields,
+    deliveries: DeliveryCounts,
+    settled: z.boolean().openapi({
+      description:
+        'True when the run reached its end: nothing scheduled and no delivery attempt running or queued. False when `max_wait_seconds` passed first: `pending`, `next_at`, `in_flight` and `deliveries.pending` say what is left; call again to go on.',
+    }),
+    in_flight: z
+      .number()
+      .int()
+      .nonnegative()
+      .openapi({ description: 'Delivery attempts running or queued to start now (retries waiting for their time are counted in `pending`).' }),
+    max_wait_seconds: z.number().positive().openapi({ description: 'The bound this run had, in real seconds.' }),
+  }),
+  'ClockRunAnswer',
+);
 
 /** A scenario as `GET /_mock/scenarios` lists it. */
 export const ScenarioListing = outbound(

@@ -45,3 +45,44 @@ export async function startRawTcpReceiver(answer: string | Buffer): Promise<RawT
       }),
   };
 }
+
+/** A receiver that accepts every connection, reads what comes and never answers. */
+export interface HangingTcpReceiver {
+  /** `http://127.0.0.1:PORT/hooks`. */
+  url: string;
+  /** Connections accepted so far. */
+  connections(): number;
+  /** Connections open now (each one an attempt still waiting for its answer). */
+  open(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a receiver that hangs: it accepts the connection, takes the request and never says a
+ * word, so every delivery to it waits the whole delivery timeout. The test closes it (which
+ * destroys the connections still open).
+ */
+export async function startHangingTcpReceiver(): Promise<HangingTcpReceiver> {
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections += 1;
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    // Read and drop, so the sender's writes never block: it waits for an answer, not for a window.
+    socket.on('data', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    connections: () => connections,
+    open: () => sockets.size,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
