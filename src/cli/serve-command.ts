@@ -6,7 +6,7 @@ import { DEFAULT_MAX_RUN_WAIT_MS, MAX_RUN_WAIT_MS, isClockMode, resolveStartTime
 import { loadConfig } from '../config';
 import { readRegularFile } from '../files/read-regular-file';
 import { startServer, type StartedServer } from '../http/start-server';
-import { DEFAULT_MAX_DELIVERY_RECORDS } from '../delivery/deliveries';
+import { DEFAULT_MAX_DELIVERY_RECORDS, DEFAULT_MAX_PENDING_PER_RECEIVER } from '../delivery/deliveries';
 import { DEFAULT_MAX_VALIDATIONS } from '../engine';
 import { DEFAULT_MAX_JOURNAL_ENTRIES } from '../http/request-journal';
 import type { TokenClock } from '../http/access-tokens';
@@ -42,6 +42,7 @@ interface ServeFlags {
   controlToken?: string;
   maxValidations?: number;
   maxDeliveryRecords?: number;
+  maxPendingPerReceiver?: number;
   maxJournalEntries?: number;
   /** Real seconds `POST /_mock/clock/run` waits at most (docs/fidelity.md row 98). */
   maxRunWait?: number;
@@ -214,6 +215,14 @@ export function serveCommand(version: string): Command {
         .argParser(integer('--max-delivery-records', 1, 10_000_000)),
     )
     .addOption(
+      new Option(
+        '--max-pending-per-receiver <n>',
+        `webhook deliveries one receiver may have pending; one more fails at once with reason receiver_backlog (default ${DEFAULT_MAX_PENDING_PER_RECEIVER})`,
+      )
+        .env('BVS_MOCK_MAX_PENDING_PER_RECEIVER')
+        .argParser(integer('--max-pending-per-receiver', 1, 10_000_000)),
+    )
+    .addOption(
       new Option('--max-journal-entries <n>', `API requests kept in the journal of GET /_mock/requests (default ${DEFAULT_MAX_JOURNAL_ENTRIES})`)
         .env('BVS_MOCK_MAX_JOURNAL_ENTRIES')
         .argParser(integer('--max-journal-entries', 1, 10_000_000)),
@@ -305,7 +314,12 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
       insecureWebhookTls: flags.insecureWebhookTls,
       controlToken: flags.controlToken,
       maxRunWaitMs: flags.maxRunWait === undefined ? undefined : flags.maxRunWait * 1000,
-      retention: { maxValidations: flags.maxValidations, maxDeliveryRecords: flags.maxDeliveryRecords, maxJournalEntries: flags.maxJournalEntries },
+      retention: {
+        maxValidations: flags.maxValidations,
+        maxDeliveryRecords: flags.maxDeliveryRecords,
+        maxPendingPerReceiver: flags.maxPendingPerReceiver,
+        maxJournalEntries: flags.maxJournalEntries,
+      },
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -39,6 +39,11 @@ export interface RetentionOptions {
   maxValidations?: number;
   /** Delivery records kept; the oldest ended ones go first. */
   maxDeliveryRecords?: number;
+  /**
+   * Deliveries one receiver (endpoint or legacy URL) may have pending; one more fails at once with
+   * `reason: receiver_backlog` (`--max-pending-per-receiver`, default 10,000; docs/fidelity.md row 99).
+   */
+  maxPendingPerReceiver?: number;
   /** Journal entries of `GET /_mock/requests` kept. */
   maxJournalEntries?: number;
 }
@@ -100,6 +105,11 @@ export interface MockOptions {
   deliveryTimeoutMs?: number;
   /** Real milliseconds the instant clock waits for a receiver before going on without it (default 1 s). */
   slowReceiverMs?: number;
+  /**
+   * Attempts in a row without an answer within `deliveryTimeoutMs` after which a receiver is suspended:
+   * one probe every two timeouts still goes, the others are recorded without being sent (default 5; docs/fidelity.md row 100).
+   */
+  suspendReceiverAfterTimeouts?: number;
   /**
    * Real milliseconds `POST /_mock/clock/run` waits at most before it answers with what is still pending
    * (`--max-run-wait`; default {@link DEFAULT_MAX_RUN_WAIT_MS}; a call's `max_wait_seconds` wins; docs/fidelity.md row 98).
@@ -201,6 +211,8 @@ export function createMock(options: MockOptions = {}): Mock {
     timeoutMs: options.deliveryTimeoutMs,
     slowReceiverMs: options.slowReceiverMs,
     maxRecords: options.retention?.maxDeliveryRecords,
+    maxPendingPerReceiver: options.retention?.maxPendingPerReceiver,
+    suspendAfterTimeouts: options.suspendReceiverAfterTimeouts,
     insecureTls: options.insecureWebhookTls,
     onAttempt: (delivery, attempt) => {
       changes.notify('delivery');

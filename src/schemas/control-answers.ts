@@ -59,7 +59,14 @@ export const Health = outbound(
         records: z.number().int(),
         max_records: z.number().int(),
         evicted_records: z.number().int(),
+        max_pending_per_receiver: z.number().int().openapi({
+          description: 'Deliveries one receiver may have pending; one more fails at once with `reason: receiver_backlog` (`--max-pending-per-receiver`).',
+        }),
         slow_receivers: z.number().int().openapi({ description: 'Receivers the instant clock stopped waiting for (slower than a real second).' }),
+        suspended_receivers: z.number().int().openapi({
+          description:
+            'Receivers whose last five attempts all timed out: one probe every two delivery timeouts still goes, the other attempts are recorded as `receiver_suspended` without being sent, until a probe or a redelivery is answered.',
+        }),
         counts: DeliveryCounts,
       }),
     ),
