@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
+import { afterRealTime } from '../clock';
 
 /** The outcome of one POST: the answer, or why there was none. */
 export interface PostResult {
@@ -52,10 +53,20 @@ export function post(options: PostOptions): Promise<PostResult> {
   const send = secure ? httpsRequest : httpRequest;
   const agent = secure ? (options.insecureTls ? agents.insecure : agents.https) : agents.http;
   return new Promise((resolve) => {
+    // The timeout is a timer of our own, held until the attempt ends: `AbortSignal.timeout` inside
+    // `AbortSignal.any` is held only weakly by node, and once garbage collected it never fired, so an
+    // attempt to a receiver that never answers waited for ever (docs/fidelity.md row 27).
+    const abort = new AbortController();
+    const cancelTimer = afterRealTime(options.timeoutMs, () => abort.abort(new DOMException('The delivery timeout passed', 'TimeoutError')));
+    const cancelled = () => abort.abort(options.signal?.reason);
+    if (options.signal?.aborted === true) cancelled();
+    else options.signal?.addEventListener('abort', cancelled, { once: true });
     let settled = false;
     const finish = (result: Omit<PostResult, 'durationMs'>) => {
       if (settled) return;
       settled = true;
+      cancelTimer();
+      options.signal?.removeEventListener('abort', cancelled);
       resolve({ ...result, durationMs: Math.round((performance.now() - started) * 1000) / 1000 });
     };
     const request = send(
@@ -64,7 +75,7 @@ export function post(options: PostOptions): Promise<PostResult> {
         method: 'POST',
         agent,
         headers: { ...options.headers, 'content-length': Buffer.byteLength(options.body).toString() },
-        signal: options.signal ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal]) : AbortSignal.timeout(options.timeoutMs),
+        signal: abort.signal,
       },
       (response) => {
         let body = '';
