@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { systemTime, type SimulatedClock } from '../clock';
 import type { OrganizationRegistry } from '../config';
 import type { EngineEvent, IdSource } from '../engine';
@@ -70,6 +71,11 @@ export interface DeliveriesOptions {
   origin: string;
   /** Called after every attempt (`bvs-mock play` prints them). A hook that throws is reported, never fatal. */
   onAttempt?: (delivery: DeliveryEvent, attempt: DeliveryAttempt) => void;
+  /**
+   * Called after every attempt without the record (the change feed): unlike {@link onAttempt}, it costs no
+   * rendering, which counts when a suspended receiver's attempts end by the thousand (docs/fidelity.md row 100).
+   */
+  onAttemptEnded?: () => void;
   /** Where unexpected errors of the delivery layer go (a throwing hook); default stderr. */
   onError?: (error: unknown) => void;
   userAgent: string;
@@ -110,6 +116,8 @@ class Generation {
 
   constructor(options: DeliveryLanesOptions) {
     this.lanes = new DeliveryLanes(options);
+    // Every attempt in flight listens to it (16 a receiver, many receivers), each until it ends: not a leak.
+    setMaxListeners(0, this.abort.signal);
   }
 
   get over(): boolean {
@@ -426,11 +434,11 @@ export class Deliveries {
     this.report(record, this.recordAttempt(record, trigger, at, result));
   }
 
-  /** Tells the attempt hook; a hook that throws is reported and changes nothing. */
+  /** Tells the attempt hooks; a hook that throws is reported and changes nothing. The record is rendered only for `onAttempt`. */
   private report(record: DeliveryRecord, attempt: DeliveryAttempt): void {
-    if (!this.options.onAttempt) return;
     try {
-      this.options.onAttempt(renderDelivery(record), attempt);
+      this.options.onAttemptEnded?.();
+      this.options.onAttempt?.(renderDelivery(record), attempt);
     } catch (error) {
       this.reportError(error);
     }

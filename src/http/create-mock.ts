@@ -214,10 +214,8 @@ export function createMock(options: MockOptions = {}): Mock {
     maxPendingPerReceiver: options.retention?.maxPendingPerReceiver,
     suspendAfterTimeouts: options.suspendReceiverAfterTimeouts,
     insecureTls: options.insecureWebhookTls,
-    onAttempt: (delivery, attempt) => {
-      changes.notify('delivery');
-      options.onDeliveryAttempt?.(delivery, attempt);
-    },
+    onAttempt: options.onDeliveryAttempt,
+    onAttemptEnded: () => changes.notify('delivery'),
     onError: (error) => logError('delivery', error),
     seed,
     tolerance: (event) => options.tolerance === true || engine.scenarioFor(event.validationId)?.tolerance === true,
