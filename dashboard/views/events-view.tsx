@@ -218,6 +218,7 @@ function EventDetail({ id, endpointName, onClose }: { id: string; endpointName: 
             <dt>Status</dt>
             <dd>
               <Badge value={event.status} />
+              {event.reason === null ? null : <span class="muted mono"> {event.reason}</span>}
               {event.next_attempt_at === null ? null : (
                 <span class="muted">
                   {' '}

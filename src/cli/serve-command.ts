@@ -2,11 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { buildContractReport, formatOfFile, renderReport } from '../contract';
-import { isClockMode, resolveStartTime, START_TIME_FORMS, type ClockMode } from '../clock';
+import { DEFAULT_MAX_RUN_WAIT_MS, MAX_RUN_WAIT_MS, isClockMode, resolveStartTime, START_TIME_FORMS, type ClockMode } from '../clock';
 import { loadConfig } from '../config';
 import { readRegularFile } from '../files/read-regular-file';
 import { startServer, type StartedServer } from '../http/start-server';
-import { DEFAULT_MAX_DELIVERY_RECORDS } from '../delivery/deliveries';
+import { DEFAULT_MAX_DELIVERY_RECORDS, DEFAULT_MAX_PENDING_PER_RECEIVER } from '../delivery/deliveries';
 import { DEFAULT_MAX_VALIDATIONS } from '../engine';
 import { DEFAULT_MAX_JOURNAL_ENTRIES } from '../http/request-journal';
 import type { TokenClock } from '../http/access-tokens';
@@ -44,7 +44,10 @@ interface ServeFlags {
   controlToken?: string;
   maxValidations?: number;
   maxDeliveryRecords?: number;
+  maxPendingPerReceiver?: number;
   maxJournalEntries?: number;
+  /** Real seconds `POST /_mock/clock/run` waits at most (docs/fidelity.md row 98). */
+  maxRunWait?: number;
   /** File the contract report is written to when bvs-mock stops; its extension chooses the format. */
   report?: string;
   tolerance: boolean;
@@ -240,9 +243,25 @@ export function serveCommand(version: string): Command {
         .argParser(integer('--max-delivery-records', 1, 10_000_000)),
     )
     .addOption(
+      new Option(
+        '--max-pending-per-receiver <n>',
+        `webhook deliveries one receiver may have pending; one more fails at once with reason receiver_backlog (default ${DEFAULT_MAX_PENDING_PER_RECEIVER})`,
+      )
+        .env('BVS_MOCK_MAX_PENDING_PER_RECEIVER')
+        .argParser(integer('--max-pending-per-receiver', 1, 10_000_000)),
+    )
+    .addOption(
       new Option('--max-journal-entries <n>', `API requests kept in the journal of GET /_mock/requests (default ${DEFAULT_MAX_JOURNAL_ENTRIES})`)
         .env('BVS_MOCK_MAX_JOURNAL_ENTRIES')
         .argParser(integer('--max-journal-entries', 1, 10_000_000)),
+    )
+    .addOption(
+      new Option(
+        '--max-run-wait <seconds>',
+        `real seconds POST /_mock/clock/run waits at most before answering with what is still pending (a call's max_wait_seconds wins; default ${DEFAULT_MAX_RUN_WAIT_MS / 1000})`,
+      )
+        .env('BVS_MOCK_MAX_RUN_WAIT')
+        .argParser(integer('--max-run-wait', 1, MAX_RUN_WAIT_MS / 1000)),
     )
     .addOption(
       new Option(
@@ -323,7 +342,13 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
       allowHttpWebhooks: flags.allowHttpWebhooks,
       insecureWebhookTls: flags.insecureWebhookTls,
       controlToken: flags.controlToken,
-      retention: { maxValidations: flags.maxValidations, maxDeliveryRecords: flags.maxDeliveryRecords, maxJournalEntries: flags.maxJournalEntries },
+      maxRunWaitMs: flags.maxRunWait === undefined ? undefined : flags.maxRunWait * 1000,
+      retention: {
+        maxValidations: flags.maxValidations,
+        maxDeliveryRecords: flags.maxDeliveryRecords,
+        maxPendingPerReceiver: flags.maxPendingPerReceiver,
+        maxJournalEntries: flags.maxJournalEntries,
+      },
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

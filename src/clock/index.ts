@@ -12,7 +12,8 @@ export type { ClockOptions, StartTime, StartTimeOptions } from './clock-options'
 export { logClockError } from './clock-error-handler';
 export type { ClockErrorContext, ClockErrorHandler } from './clock-error-handler';
 export { StepLimitError } from './step-limit-error';
-export { advanceSettled, runSettled, type InstantBarrier } from './settled-levers';
+export { advanceSettled, runSettled, untilAborted, type InstantBarrier } from './settled-levers';
+export { DEFAULT_MAX_RUN_WAIT_MS, MAX_RUN_WAIT_MS, runUntilSettled, type RunOutcome, type RunUntilSettledOptions } from './run-until-settled';
 export type { StepLimitErrorOptions } from './step-limit-error';
 export { systemTime } from './system-time';
 export type { SystemTime } from './system-time';

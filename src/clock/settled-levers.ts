@@ -30,12 +30,14 @@ export async function advanceSettled(clock: SimulatedClock, ms: number, barrier:
 
 /**
  * Runs a manual clock until nothing is scheduled, instant by instant, waiting at each for `barrier`
- * (see {@link advanceSettled}). Returns how many timers fired; a reset while it waits ends it there.
+ * (see {@link advanceSettled}). Returns how many timers fired; a reset while it waits ends it there,
+ * and so does `signal` (the real-time bound of `POST /_mock/clock/run`, docs/fidelity.md row 98):
+ * time stays at the instant reached, and a later run goes on from there.
  */
-export async function runSettled(clock: SimulatedClock, barrier: InstantBarrier): Promise<number> {
+export async function runSettled(clock: SimulatedClock, barrier: InstantBarrier, signal?: AbortSignal): Promise<number> {
   let fired = 0;
-  for (let next = clock.nextAt(); next !== null; next = clock.nextAt()) {
-    const ok = await step(clock, next, barrier);
+  for (let next = clock.nextAt(); next !== null && signal?.aborted !== true; next = clock.nextAt()) {
+    const ok = await step(clock, next, barrier, signal);
     if (ok === null) return fired;
     fired += ok;
     if (fired > DEFAULT_MAX_STEPS) throw new StepLimitError({ operation: 'clock run', limit: DEFAULT_MAX_STEPS, at: clock.now() });
@@ -43,11 +45,39 @@ export async function runSettled(clock: SimulatedClock, barrier: InstantBarrier)
   return fired;
 }
 
-/** Fires the timers due at `at`, then waits for the barrier; null when the clock was reset meanwhile (time went back). */
-async function step(clock: SimulatedClock, at: number, barrier: InstantBarrier): Promise<number | null> {
+/**
+ * Fires the timers due at `at`, then waits for the barrier (or for `signal`); null when the clock
+ * was reset meanwhile (time went back).
+ */
+async function step(clock: SimulatedClock, at: number, barrier: InstantBarrier, signal?: AbortSignal): Promise<number | null> {
   const fired = clock.advance(Math.max(0, at - clock.now()));
   const reached = clock.now();
   const outstanding = barrier();
-  if (outstanding) await outstanding;
+  if (outstanding) await (signal === undefined ? outstanding : untilAborted(outstanding, signal));
   return clock.now() < reached ? null : fired;
+}
+
+/**
+ * Resolves true when `work` resolves, false as soon as `signal` aborts (the work goes on, nobody waits
+ * for it any more); rejects when `work` rejects first. A rejection after the abort is still handled.
+ */
+export function untilAborted(work: Promise<unknown>, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.resolve(false);
+  }
+  return new Promise((resolve, reject) => {
+    const aborted = () => resolve(false);
+    signal.addEventListener('abort', aborted, { once: true });
+    work.then(
+      () => {
+        signal.removeEventListener('abort', aborted);
+        resolve(true);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', aborted);
+        reject(error as Error);
+      },
+    );
+  });
 }

@@ -1,11 +1,22 @@
+import { setMaxListeners } from 'node:events';
 import { systemTime, type SimulatedClock } from '../clock';
 import type { OrganizationRegistry } from '../config';
 import type { EngineEvent, IdSource } from '../engine';
 import type { FaultPlan } from '../faults/fault-plan';
-import type { DeliveryAttempt, DeliveryEvent, DeliveryStatus, ReceiverFindings } from '../schemas';
+import type { DeliveryAttempt, DeliveryEndReason, DeliveryEvent, DeliveryStatus, ReceiverFindings } from '../schemas';
 import { renderDelivery, type DeliveryRecord, type DeliveryTarget } from './delivery-record';
 import { acknowledged, post, type PostResult } from './http-post';
-import { DEFAULT_LANE_CONCURRENCY, DEFAULT_SLOW_RECEIVER_MS, DeliveryLanes } from './delivery-lanes';
+import {
+  DEFAULT_LANE_CONCURRENCY,
+  DEFAULT_SLOW_RECEIVER_MS,
+  DEFAULT_SUSPEND_AFTER_TIMEOUTS,
+  DeliveryLanes,
+  type Admission,
+  type DeliveryLanesOptions,
+} from './delivery-lanes';
+import { deliveryAuthorization } from './delivery-authorization';
+import { EndedRecords } from './ended-records';
+import { receiverFindings } from './receiver-findings';
 import { OAuthTokenCache } from './oauth-token-cache';
 import { tolerantBody } from './tolerance';
 import { MAX_RETRIES, retryDelayMs } from './retry-policy';
@@ -16,6 +27,15 @@ export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
 
 /** Delivery records kept at most; the oldest ended ones are forgotten first (docs/fidelity.md, "Retention"). */
 export const DEFAULT_MAX_DELIVERY_RECORDS = 20_000;
+
+/**
+ * Deliveries one receiver (an endpoint, or a legacy URL) may have pending at once; one more fails at
+ * once with `reason: receiver_backlog` (docs/fidelity.md row 99). Pending records are never evicted, so
+ * without a cap one receiver that hangs grew them without end (196,291 records, 638 MB). A receiver
+ * that answers keeps a handful pending; 10,000 is a test suite of 800 validations of twelve events
+ * each waiting on a manual clock for a receiver that is down, at about 3 KB each some 30 MB.
+ */
+export const DEFAULT_MAX_PENDING_PER_RECEIVER = 10_000;
 
 /**
  * The header on every delivery that names the bvs-mock instance sending it, so
@@ -43,10 +63,19 @@ export interface DeliveriesOptions {
   slowReceiverMs?: number;
   /** Delivery records kept; default {@link DEFAULT_MAX_DELIVERY_RECORDS}. */
   maxRecords?: number;
+  /** Deliveries one receiver may have pending; default {@link DEFAULT_MAX_PENDING_PER_RECEIVER}. */
+  maxPendingPerReceiver?: number;
+  /** Timeouts in a row after which a receiver is suspended; default `DEFAULT_SUSPEND_AFTER_TIMEOUTS` (docs/fidelity.md row 100). */
+  suspendAfterTimeouts?: number;
   /** The value of {@link DELIVERY_ORIGIN_HEADER} on every delivery. */
   origin: string;
   /** Called after every attempt (`bvs-mock play` prints them). A hook that throws is reported, never fatal. */
   onAttempt?: (delivery: DeliveryEvent, attempt: DeliveryAttempt) => void;
+  /**
+   * Called after every attempt without the record (the change feed): unlike {@link onAttempt}, it costs no
+   * rendering, which counts when a suspended receiver's attempts end by the thousand (docs/fidelity.md row 100).
+   */
+  onAttemptEnded?: () => void;
   /** Where unexpected errors of the delivery layer go (a throwing hook); default stderr. */
   onError?: (error: unknown) => void;
   userAgent: string;
@@ -85,8 +114,10 @@ class Generation {
   readonly busy = new Set<string>();
   readonly lanes: DeliveryLanes;
 
-  constructor(options: { concurrency: number; slowReceiverMs: number }) {
+  constructor(options: DeliveryLanesOptions) {
     this.lanes = new DeliveryLanes(options);
+    // Every attempt in flight listens to it (16 a receiver, many receivers), each until it ends: not a leak.
+    setMaxListeners(0, this.abort.signal);
   }
 
   get over(): boolean {
@@ -107,18 +138,37 @@ class Generation {
  */
 export class Deliveries {
   private readonly records = new Map<string, DeliveryRecord>();
+  /** The records that have ended, in the order they ended: what retention forgets first. */
+  private readonly ended = new EndedRecords();
+  /** Pending records per receiver (lane), for the cap of row 99; a receiver with none is not listed. */
+  private readonly pendingByLane = new Map<string, number>();
   private generation: Generation;
   private sequence = 0;
   private evicted = 0;
   private readonly timeoutMs: number;
-  private readonly laneOptions: { concurrency: number; slowReceiverMs: number };
+  private readonly laneOptions: DeliveryLanesOptions;
   private readonly maxRecords: number;
+  private readonly maxPendingPerReceiver: number;
+  /** The error of an attempt that a suspended receiver's probe kept from going (docs/fidelity.md row 100). */
+  private readonly suspendedError: string;
   readonly oauth: OAuthTokenCache;
 
   constructor(private readonly options: DeliveriesOptions) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
-    this.laneOptions = { concurrency: options.concurrency ?? DEFAULT_LANE_CONCURRENCY, slowReceiverMs: options.slowReceiverMs ?? DEFAULT_SLOW_RECEIVER_MS };
+    this.laneOptions = {
+      concurrency: options.concurrency ?? DEFAULT_LANE_CONCURRENCY,
+      slowReceiverMs: options.slowReceiverMs ?? DEFAULT_SLOW_RECEIVER_MS,
+      suspendAfterTimeouts: wholeAtLeastOne('suspendReceiverAfterTimeouts', options.suspendAfterTimeouts ?? DEFAULT_SUSPEND_AFTER_TIMEOUTS),
+      probeIntervalMs: this.timeoutMs,
+    };
     this.maxRecords = options.maxRecords ?? DEFAULT_MAX_DELIVERY_RECORDS;
+    this.maxPendingPerReceiver = wholeAtLeastOne(
+      'maxPendingPerReceiver (--max-pending-per-receiver)',
+      options.maxPendingPerReceiver ?? DEFAULT_MAX_PENDING_PER_RECEIVER,
+    );
+    this.suspendedError =
+      `receiver_suspended: its last ${this.laneOptions.suspendAfterTimeouts} attempts got no answer within ${this.timeoutMs} ms; ` +
+      `while one attempt every ${this.timeoutMs * 2} ms at most checks whether it answers again, the others are not sent and wait for their retry`;
     this.generation = new Generation(this.laneOptions);
     this.oauth = new OAuthTokenCache(options.clock, { timeoutMs: this.timeoutMs, insecureTls: options.insecureTls ?? false });
     options.endpoints.onWithdrawn((endpointId) => this.endpointWithdrawn(endpointId));
@@ -141,6 +191,7 @@ export class Deliveries {
         organizationId: event.organizationId,
         target,
         status: 'pending',
+        reason: null,
         validationId: event.validationId,
         resourceId: event.resourceId,
         createdAt: clock.iso(),
@@ -153,10 +204,20 @@ export class Deliveries {
         running: 0,
       };
       this.records.set(record.id, record);
+      // Every record starts pending in its receiver's backlog; `end` takes it out.
+      const lane = laneOf(target);
+      const pending = this.pendingByLane.get(lane) ?? 0;
+      this.pendingByLane.set(lane, pending + 1);
       if (!enabled) {
         // A disabled endpoint receives nothing: the delivery fails at once, without retry (spec §6, §7.3).
-        record.status = 'failed';
+        this.end(record, 'failed', 'endpoint_disabled');
         this.finishAttempt(record, 'first', clock.iso(), { status: null, body: '', durationMs: 0, error: 'endpoint_disabled' });
+        continue;
+      }
+      if (pending >= this.maxPendingPerReceiver) {
+        // The receiver's backlog is full: this one fails at once, so one receiver cannot grow the records without end (row 99).
+        this.end(record, 'failed', 'receiver_backlog');
+        this.finishAttempt(record, 'first', clock.iso(), { status: null, body: '', durationMs: 0, error: this.backlogError(pending) });
         continue;
       }
       record.duplicate = faults.duplicate;
@@ -192,6 +253,30 @@ export class Deliveries {
       targets.push({ target: { model: 'legacy', endpointId: null, url: event.legacyWebhookUrl, authType: 'legacy_token' }, enabled: true });
     }
     return targets;
+  }
+
+  private backlogError(pending: number): string {
+    return (
+      `receiver_backlog: this receiver already has ${pending} deliveries pending (--max-pending-per-receiver ${this.maxPendingPerReceiver}), ` +
+      'so this one was not sent; check that it answers (GET /_mock/events?status=pending), or raise the limit'
+    );
+  }
+
+  /**
+   * A pending record ends: its status and why, and it leaves its receiver's backlog for the queue of
+   * ended records that retention forgets from. One that had already ended only changes its status (a
+   * redelivery that succeeded).
+   */
+  private end(record: DeliveryRecord, status: Exclude<DeliveryStatus, 'pending'>, reason: DeliveryEndReason | null): void {
+    const wasPending = record.status === 'pending';
+    record.status = status;
+    record.reason = reason;
+    if (!wasPending || this.records.get(record.id) !== record) return;
+    this.ended.push(record);
+    const lane = laneOf(record.target);
+    const pending = (this.pendingByLane.get(lane) ?? 0) - 1;
+    if (pending > 0) this.pendingByLane.set(lane, pending);
+    else this.pendingByLane.delete(lane);
   }
 
   /** Starts the next delivery of a queue when none of it is running; the promise goes back to this loop, never dropped. */
@@ -237,7 +322,7 @@ export class Deliveries {
       record.running += 1;
       let result: PostResult;
       try {
-        result = await this.send(record, generation);
+        result = await this.send(record, trigger, generation);
       } finally {
         record.running -= 1;
       }
@@ -262,27 +347,34 @@ export class Deliveries {
     if (record.target.model !== 'endpoint' || trigger === 'duplicate_fault') return true;
     const stored = this.options.endpoints.get(record.organizationId, record.target.endpointId!);
     if (stored?.endpoint.enabled) return true;
+    const reason = stored ? 'endpoint_disabled' : 'endpoint_deleted';
     if (trigger === 'redelivery') {
-      if (record.status === 'pending') record.status = 'expired';
-      this.finishAttempt(record, trigger, this.options.clock.iso(), {
-        status: null,
-        body: '',
-        durationMs: 0,
-        error: stored ? 'endpoint_disabled' : 'endpoint_deleted',
-      });
+      if (record.status === 'pending') this.end(record, 'expired', reason);
+      this.finishAttempt(record, trigger, this.options.clock.iso(), { status: null, body: '', durationMs: 0, error: reason });
     } else {
-      record.status = 'expired';
+      this.end(record, 'expired', reason);
     }
     return false;
   }
 
-  private async send(record: DeliveryRecord, generation: Generation): Promise<PostResult> {
-    const release = await generation.lanes.acquire(laneOf(record.target));
+  /**
+   * Sends one attempt, holding one of the receiver's slots. A suspended receiver gets it only as its
+   * probe, one at a time; the others come back at once as not sent (row 100). A redelivery always goes:
+   * someone asked for it, and its answer tells whether the receiver is back.
+   */
+  private async send(record: DeliveryRecord, trigger: Trigger, generation: Generation): Promise<PostResult> {
+    const lane = laneOf(record.target);
+    const release = await generation.lanes.acquire(lane);
     let result: PostResult = { status: null, body: '', durationMs: 0, error: 'cancelled' };
+    let admission: Admission | null = null;
+    let sent = false;
     try {
       if (generation.over) return result;
-      const auth = await this.authorization(record);
+      admission = trigger === 'redelivery' ? 'send' : generation.lanes.admit(lane);
+      if (admission === 'suspended') return { status: null, body: '', durationMs: 0, error: this.suspendedError };
+      const auth = await deliveryAuthorization(record, { endpoints: this.options.endpoints, registry: this.options.registry, oauth: this.oauth });
       if (generation.over) return result;
+      sent = auth.ok;
       result = auth.ok
         ? await post({
             url: record.target.url,
@@ -300,7 +392,9 @@ export class Deliveries {
         : { status: null, body: '', durationMs: 0, error: auth.error };
       return result;
     } finally {
-      release();
+      const outcome = !sent || result.error === 'cancelled' ? 'not_sent' : result.error === 'timeout' ? 'timeout' : 'other';
+      if (admission !== null && admission !== 'suspended') generation.lanes.observe(lane, admission, outcome);
+      release(outcome === 'other');
     }
   }
 
@@ -312,8 +406,9 @@ export class Deliveries {
     const attempt = this.recordAttempt(record, trigger, outcome.at, outcome.result);
     if (trigger !== 'duplicate_fault') {
       // A 2xx whose answer broke off is not an acknowledgement: retried like any failure (spec §6 rules 2 and 4; docs/fidelity.md row 107).
-      if (acknowledged(outcome.result)) record.status = 'succeeded';
-      else if (trigger !== 'redelivery' || record.status === 'pending') this.scheduleRetry(record, outcome.startedAt);
+      if (acknowledged(outcome.result)) this.end(record, 'succeeded', null);
+      // Only a pending record waits for a retry: one a redelivery ended meanwhile stays ended.
+      else if (record.status === 'pending') this.scheduleRetry(record, outcome.startedAt);
     }
     this.report(record, attempt);
     if (trigger === 'first' && record.duplicate) {
@@ -327,10 +422,9 @@ export class Deliveries {
   private scheduleRetry(record: DeliveryRecord, startedAt: number): void {
     const tries = record.attempts.filter((attempt) => attempt.trigger === 'first' || attempt.trigger === 'retry').length;
     if (tries > MAX_RETRIES) {
-      record.status = 'failed';
+      this.end(record, 'failed', 'retries_exhausted');
       return;
     }
-    record.status = 'pending';
     record.nextAttemptAt = Math.max(startedAt + retryDelayMs(tries), this.options.clock.now());
     record.retryTimer = this.options.clock.schedule(record.nextAttemptAt, () => this.attempt(record, 'retry'));
   }
@@ -340,11 +434,11 @@ export class Deliveries {
     this.report(record, this.recordAttempt(record, trigger, at, result));
   }
 
-  /** Tells the attempt hook; a hook that throws is reported and changes nothing. */
+  /** Tells the attempt hooks; a hook that throws is reported and changes nothing. The record is rendered only for `onAttempt`. */
   private report(record: DeliveryRecord, attempt: DeliveryAttempt): void {
-    if (!this.options.onAttempt) return;
     try {
-      this.options.onAttempt(renderDelivery(record), attempt);
+      this.options.onAttemptEnded?.();
+      this.options.onAttempt?.(renderDelivery(record), attempt);
     } catch (error) {
       this.reportError(error);
     }
@@ -371,28 +465,6 @@ export class Deliveries {
     };
     record.attempts.push(attempt);
     return attempt;
-  }
-
-  private async authorization(record: DeliveryRecord): Promise<{ ok: true; headers: Record<string, string> } | { ok: false; error: string }> {
-    const { target } = record;
-    if (target.model === 'legacy') {
-      const token = this.options.registry.get(record.organizationId)?.settings.legacy_webhook_token;
-      return { ok: true, headers: token === undefined ? {} : { authorization: `Bearer ${token}` } };
-    }
-    const stored = this.options.endpoints.get(record.organizationId, target.endpointId!);
-    if (!stored) return { ok: false, error: 'endpoint_deleted' };
-    switch (stored.endpoint.auth_type) {
-      case 'none':
-        return { ok: true, headers: {} };
-      case 'secret':
-        return stored.secret === null ? { ok: false, error: 'endpoint_has_no_secret' } : { ok: true, headers: { authorization: `Bearer ${stored.secret}` } };
-      case 'oauth': {
-        const config = this.options.registry.get(record.organizationId)?.settings.oauth;
-        if (!config) return { ok: false, error: 'oauth_not_configured: the organization has no settings.oauth' };
-        const token = await this.oauth.token(record.organizationId, config);
-        return token.ok ? { ok: true, headers: { authorization: `Bearer ${token.token}` } } : token;
-      }
-    }
   }
 
   /** Sends a delivery again now, as the dashboard's redelivery does; it may duplicate (spec §6.3). */
@@ -459,43 +531,30 @@ export class Deliveries {
    * that needed more than one attempt, and the answers slower than `slowMs`.
    */
   receiverFindings(slowMs: number): ReceiverFindings[] {
-    const byTarget = new Map<string, ReceiverFindings>();
-    for (const record of this.records.values()) {
-      const key = `${record.target.endpointId ?? 'legacy'} ${record.target.url}`;
-      let findings = byTarget.get(key);
-      if (findings === undefined) {
-        findings = {
-          endpoint_id: record.target.endpointId,
-          url: record.target.url,
-          organization_id: record.organizationId,
-          deliveries: 0,
-          attempts: 0,
-          not_2xx: 0,
-          no_answer: 0,
-          retried_deliveries: 0,
-          slow_answers: 0,
-          slowest_ms: 0,
-        };
-        byTarget.set(key, findings);
-      }
-      findings.deliveries += 1;
-      const sent = record.attempts.filter((attempt) => attempt.error !== 'endpoint_disabled' && attempt.error !== 'endpoint_deleted');
-      if (sent.filter((attempt) => attempt.trigger === 'first' || attempt.trigger === 'retry').length > 1) findings.retried_deliveries += 1;
-      for (const attempt of sent) {
-        findings.attempts += 1;
-        // A truncated answer is not an answer (spec §6 Subscription and delivery, rule 4).
-        if (attempt.response_code === null || attempt.error !== null) findings.no_answer += 1;
-        else if (attempt.response_code < 200 || attempt.response_code > 299) findings.not_2xx += 1;
-        if (attempt.duration_ms > slowMs) findings.slow_answers += 1;
-        findings.slowest_ms = Math.max(findings.slowest_ms, Math.round(attempt.duration_ms));
-      }
-    }
-    return [...byTarget.values()];
+    return receiverFindings(this.records.values(), slowMs);
   }
 
-  /** Records kept, records forgotten by retention, and receivers now treated as slow (`GET /_mock/health`). */
-  retention(): { records: number; max_records: number; evicted_records: number; slow_receivers: number } {
-    return { records: this.records.size, max_records: this.maxRecords, evicted_records: this.evicted, slow_receivers: this.generation.lanes.slowCount() };
+  /**
+   * Records kept, records forgotten by retention, the cap on a receiver's pending deliveries, and
+   * receivers now treated as slow or suspended (`GET /_mock/health`).
+   */
+  retention(): {
+    records: number;
+    max_records: number;
+    evicted_records: number;
+    max_pending_per_receiver: number;
+    slow_receivers: number;
+    suspended_receivers: number;
+  } {
+    const { lanes } = this.generation;
+    return {
+      records: this.records.size,
+      max_records: this.maxRecords,
+      evicted_records: this.evicted,
+      max_pending_per_receiver: this.maxPendingPerReceiver,
+      slow_receivers: lanes.slowCount(),
+      suspended_receivers: lanes.suspendedCount(),
+    };
   }
 
   /**
@@ -508,13 +567,18 @@ export class Deliveries {
       record.retryTimer.cancel();
       record.retryTimer = null;
       record.nextAttemptAt = null;
-      record.status = 'expired';
+      this.end(record, 'expired', this.options.endpoints.get(record.organizationId, endpointId) ? 'endpoint_disabled' : 'endpoint_deleted');
     }
   }
 
-  /** Resolves once no attempt is running, waiting or queued (scheduled retries wait on the clock). */
-  settled(): Promise<void> {
-    return this.generation.lanes.settled();
+  /** Resolves once no attempt is running, waiting or queued (scheduled retries wait on the clock), or once `signal` aborts. */
+  settled(signal?: AbortSignal): Promise<void> {
+    return this.generation.lanes.settled(signal);
+  }
+
+  /** Delivery attempts running or waiting for a slot, and records queued to start (`POST /_mock/clock/run`'s `in_flight`). */
+  inFlight(): number {
+    return this.generation.lanes.inFlight();
   }
 
   /** Whether no attempt is running, waiting or queued. */
@@ -543,19 +607,29 @@ export class Deliveries {
     old.lanes.release();
     for (const record of this.records.values()) record.retryTimer?.cancel();
     this.records.clear();
+    this.ended.clear();
+    this.pendingByLane.clear();
     this.sequence = 0;
     this.evicted = 0;
     this.oauth.clear();
   }
 
-  /** Keeps at most `maxRecords`: the oldest records that have ended go first; pending ones are never dropped. */
+  /**
+   * Keeps at most `maxRecords`: the records that ended first go first, taken from the front of the
+   * queue of ended records, so no pending record is walked over (docs/fidelity.md row 99); pending ones
+   * are never dropped. One with an attempt under way (a redelivery) goes to the back and waits its turn.
+   */
   private evictEnded(): void {
-    if (this.records.size <= this.maxRecords) return;
-    for (const [id, record] of this.records) {
-      if (this.records.size <= this.maxRecords) return;
-      if (record.status === 'pending' || record.running > 0) continue;
-      this.records.delete(id);
-      this.evicted += 1;
+    let busy = 0;
+    while (this.records.size > this.maxRecords && busy < this.ended.size) {
+      const record = this.ended.shift();
+      if (record === undefined) return;
+      if (record.running > 0) {
+        this.ended.push(record);
+        busy += 1;
+        continue;
+      }
+      if (this.records.delete(record.id)) this.evicted += 1;
     }
   }
 }
@@ -567,4 +641,10 @@ function laneOf(target: DeliveryTarget): string {
 
 function defaultOnError(error: unknown): void {
   process.stderr.write(`bvs-mock: delivery: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`);
+}
+
+/** A limit given when embedding: a whole number of at least 1, or a start-up error naming it. */
+function wholeAtLeastOne(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`bvs-mock: ${name} must be a whole number of at least 1, got ${JSON.stringify(value)}`);
+  return value;
 }

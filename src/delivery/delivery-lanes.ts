@@ -11,6 +11,21 @@ export const DEFAULT_LANE_CONCURRENCY = 16;
  */
 export const DEFAULT_SLOW_RECEIVER_MS = 1_000;
 
+/**
+ * Attempts in a row without an answer within the delivery timeout after which a receiver is
+ * suspended (docs/fidelity.md row 100). One timeout is a hiccup (a pause, a deploy); five in a row,
+ * each having waited the whole delivery timeout (10 s by default) with no answer between them, is a
+ * receiver that hangs. svix disables an endpoint that keeps failing; bvs-mock keeps the spec's
+ * retries (§8) and sends nothing while suspended but a probe now and then, to see whether it answers again.
+ */
+export const DEFAULT_SUSPEND_AFTER_TIMEOUTS = 5;
+
+/** What a receiver's state lets an attempt do: go as usual, go as the one probe of a suspended receiver, or fail at once. */
+export type Admission = 'send' | 'probe' | 'suspended';
+
+/** What an attempt that was admitted got: a timeout, anything else (an answer, a refusal, a reset), or nothing sent. */
+export type AttemptOutcome = 'timeout' | 'other' | 'not_sent';
+
 /** Idle slow receivers remembered at most (legacy URLs can be many); the oldest are forgotten first. */
 const MAX_IDLE_SLOW_LANES = 1_000;
 
@@ -26,10 +41,35 @@ class Lane {
   readonly waiting: Array<() => void> = [];
   /** A slow receiver no longer holds the instant clock back, until it answers quickly again. */
   slow = false;
+  /** Attempts in a row that got no answer within the delivery timeout. */
+  timeouts = 0;
+  /** Suspended: a probe still goes now and then (see `admit`), the others fail at once, until one is answered. */
+  suspended = false;
+  /** Whether the probe of a suspended receiver is under way. */
+  probing = false;
+  /** When (`performance.now()`) the last probe ended, or the suspension began. */
+  probedAt = 0;
 
   get active(): boolean {
     return this.queued > 0 || this.attempts > 0;
   }
+
+  /** Whether the lane must be remembered while idle: it is slow, suspended, or counting timeouts. */
+  get marked(): boolean {
+    return this.slow || this.suspended || this.timeouts > 0;
+  }
+}
+
+/** Options of {@link DeliveryLanes}. */
+export interface DeliveryLanesOptions {
+  /** Attempts in flight at once to one receiver. */
+  concurrency: number;
+  /** Real milliseconds after which the instant clock stops waiting for a busy receiver. */
+  slowReceiverMs: number;
+  /** Timeouts in a row after which a receiver is suspended; default {@link DEFAULT_SUSPEND_AFTER_TIMEOUTS}. */
+  suspendAfterTimeouts?: number;
+  /** Real milliseconds between the end of a suspended receiver's probe and the next (the delivery timeout). */
+  probeIntervalMs: number;
 }
 
 /**
@@ -43,7 +83,7 @@ export class DeliveryLanes {
   private readonly settledWaiters: Array<() => void> = [];
   private readonly quietWaiters: Array<() => void> = [];
 
-  constructor(private readonly options: { concurrency: number; slowReceiverMs: number }) {}
+  constructor(private readonly options: DeliveryLanesOptions) {}
 
   private lane(key: string): Lane {
     let lane = this.lanes.get(key);
@@ -76,19 +116,22 @@ export class DeliveryLanes {
     this.changed(key);
   }
 
-  /** Waits for a slot of this receiver; resolves with the function that frees it. */
-  async acquire(key: string): Promise<() => void> {
+  /**
+   * Waits for a slot of this receiver; resolves with the function that frees it, told whether the
+   * receiver answered (an attempt not sent, or one that timed out, says nothing of its speed).
+   */
+  async acquire(key: string): Promise<(answered: boolean) => void> {
     const lane = this.lane(key);
     if (lane.running >= this.options.concurrency) await new Promise<void>((resolve) => lane.waiting.push(resolve));
     lane.running += 1;
     const started = performance.now();
     let released = false;
-    return () => {
+    return (answered) => {
       if (released) return;
       released = true;
       lane.running -= 1;
       // A receiver that answers within the bound is not slow (any more).
-      if (performance.now() - started < this.options.slowReceiverMs) lane.slow = false;
+      if (answered && performance.now() - started < this.options.slowReceiverMs) lane.slow = false;
       lane.waiting.shift()?.();
     };
   }
@@ -99,10 +142,19 @@ export class DeliveryLanes {
     return true;
   }
 
-  /** Resolves once nothing is queued, waiting or running. */
-  settled(): Promise<void> {
-    if (this.isSettled()) return Promise.resolve();
-    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  /** Resolves once nothing is queued, waiting or running; a waiter whose `signal` aborts is let go (and forgotten). */
+  settled(signal?: AbortSignal): Promise<void> {
+    if (this.isSettled() || signal?.aborted === true) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        signal?.removeEventListener('abort', done);
+        const index = this.settledWaiters.indexOf(done);
+        if (index >= 0) this.settledWaiters.splice(index, 1);
+        resolve();
+      };
+      this.settledWaiters.push(done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
   }
 
   /**
@@ -135,6 +187,59 @@ export class DeliveryLanes {
     for (const resolve of this.settledWaiters.splice(0)) resolve();
   }
 
+  /**
+   * Whether an attempt that holds a slot may reach the receiver (docs/fidelity.md row 100): always,
+   * unless the receiver is suspended; then one goes as its probe, once `probeIntervalMs` have passed
+   * since the last probe ended, and the others fail at once. So a suspended receiver gets at most one
+   * attempt per two delivery timeouts, however many deliveries retry meanwhile (a lone delivery
+   * included, whose every retry would otherwise wait the whole timeout). Every admission is followed
+   * by one {@link observe}.
+   */
+  admit(key: string): Admission {
+    const lane = this.lane(key);
+    if (!lane.suspended) return 'send';
+    if (lane.probing || performance.now() - lane.probedAt < this.options.probeIntervalMs) return 'suspended';
+    lane.probing = true;
+    return 'probe';
+  }
+
+  /**
+   * What an admitted attempt got: a timeout counts toward suspension; any other outcome (an answer,
+   * even a 500, or a quick refusal) ends the count and the suspension, as the receiver is back.
+   */
+  observe(key: string, admission: Admission, outcome: AttemptOutcome): void {
+    const lane = this.lanes.get(key);
+    if (!lane) return;
+    if (admission === 'probe') {
+      lane.probing = false;
+      lane.probedAt = performance.now();
+    }
+    if (outcome === 'timeout') {
+      lane.timeouts += 1;
+      if (!lane.suspended && lane.timeouts >= (this.options.suspendAfterTimeouts ?? DEFAULT_SUSPEND_AFTER_TIMEOUTS)) {
+        lane.suspended = true;
+        lane.probedAt = performance.now();
+      }
+    } else if (outcome === 'other') {
+      lane.timeouts = 0;
+      lane.suspended = false;
+    }
+  }
+
+  /** How many receivers are suspended now (health). */
+  suspendedCount(): number {
+    let count = 0;
+    for (const lane of this.lanes.values()) if (lane.suspended) count += 1;
+    return count;
+  }
+
+  /** Attempts under way (sending or waiting for a slot) and records queued to start, over every receiver. */
+  inFlight(): number {
+    let count = 0;
+    for (const lane of this.lanes.values()) count += lane.queued + lane.attempts;
+    return count;
+  }
+
   /** How many receivers are slow now (health). */
   slowCount(): number {
     let count = 0;
@@ -142,15 +247,16 @@ export class DeliveryLanes {
     return count;
   }
 
+  /** Whether no receiver the instant clock waits for has work: slow and suspended ones are not waited for. */
   private isQuiet(): boolean {
-    for (const lane of this.lanes.values()) if (lane.active && !lane.slow) return false;
+    for (const lane of this.lanes.values()) if (lane.active && !lane.slow && !lane.suspended) return false;
     return true;
   }
 
   private changed(key: string): void {
     const lane = this.lanes.get(key);
-    // An idle lane is forgotten, unless it is slow: slowness lasts until the receiver answers quickly again.
-    if (lane && !lane.active && !lane.slow) this.lanes.delete(key);
+    // An idle lane is forgotten, unless it is marked: slowness and suspension last until the receiver answers again.
+    if (lane && !lane.active && !lane.marked) this.lanes.delete(key);
     if (this.lanes.size > MAX_IDLE_SLOW_LANES) {
       for (const [other, candidate] of this.lanes) {
         if (this.lanes.size <= MAX_IDLE_SLOW_LANES) break;

@@ -1,5 +1,5 @@
 import type { TimerHandle } from '../clock';
-import type { DeliveryAttempt, DeliveryEvent, DeliveryStatus, EventType } from '../schemas';
+import type { DeliveryAttempt, DeliveryEndReason, DeliveryEvent, DeliveryStatus, EventType } from '../schemas';
 
 /** Where a delivery goes: an organization endpoint, or a legacy `webhook_url`. */
 export interface DeliveryTarget {
@@ -18,6 +18,8 @@ export interface DeliveryRecord {
   organizationId: string;
   target: DeliveryTarget;
   status: DeliveryStatus;
+  /** Why it ended without success; null while pending and once succeeded (docs/fidelity.md row 99). */
+  reason: DeliveryEndReason | null;
   validationId: string;
   resourceId: string;
   createdAt: string;
@@ -46,6 +48,7 @@ export function renderDelivery(record: DeliveryRecord): DeliveryEvent {
     url: record.target.url,
     auth_type: record.target.authType,
     status: record.status,
+    reason: record.reason,
     entity_validation_id: record.validationId,
     resource_id: record.resourceId,
     created_at: record.createdAt,

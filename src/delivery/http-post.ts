@@ -3,6 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { lookup } from 'node:dns';
 import { isIP, type BlockList, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { afterRealTime } from '../clock';
 
 /** The outcome of one POST: the answer, or why there was none. */
 export interface PostResult {
@@ -78,14 +79,23 @@ export function post(options: PostOptions): Promise<PostResult> {
   // The URL's own host, when it is an address: a host name is checked once resolved, in `lookup`.
   if (refused !== undefined && isRefused(refused, url.hostname.replace(/^\[|\]$/g, '')))
     return Promise.resolve({ status: null, body: '', durationMs: 0, error: 'address_refused' });
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  /** Why the request was ended from here, if it was. */
-  const ended = () => (options.signal?.aborted ? 'cancelled' : timeout.aborted ? 'timeout' : null);
   return new Promise((resolve) => {
+    // The timeout is a timer of our own, held until the attempt ends: `AbortSignal.timeout` inside
+    // `AbortSignal.any` is held only weakly by node, and once garbage collected it never fired, so an
+    // attempt to a receiver that never answers waited for ever (docs/fidelity.md row 27).
+    const abort = new AbortController();
+    const cancelTimer = afterRealTime(options.timeoutMs, () => abort.abort(new DOMException('The delivery timeout passed', 'TimeoutError')));
+    const cancelled = () => abort.abort(options.signal?.reason);
+    /** Why the request was ended from here, if it was. */
+    const ended = () => (options.signal?.aborted ? 'cancelled' : abort.signal.aborted ? 'timeout' : null);
+    if (options.signal?.aborted === true) cancelled();
+    else options.signal?.addEventListener('abort', cancelled, { once: true });
     let settled = false;
     const finish = (result: Omit<PostResult, 'durationMs'>) => {
       if (settled) return;
       settled = true;
+      cancelTimer();
+      options.signal?.removeEventListener('abort', cancelled);
       resolve({ ...result, durationMs: Math.round((performance.now() - started) * 1000) / 1000 });
     };
     const request = send(
@@ -94,7 +104,7 @@ export function post(options: PostOptions): Promise<PostResult> {
         method: 'POST',
         agent,
         headers: { ...options.headers, 'content-length': Buffer.byteLength(options.body).toString() },
-        signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
+        signal: abort.signal,
         ...(refused === undefined ? {} : { lookup: refusingLookup(refused) }),
       },
       (response) => {

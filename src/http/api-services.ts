@@ -1,6 +1,6 @@
 import type { ChangeFeed } from './change-feed';
 import type { EmittedJournal } from './emitted-journal';
-import type { SimulatedClock } from '../clock';
+import type { RunOutcome, SimulatedClock } from '../clock';
 import type { OrganizationRegistry } from '../config';
 import type { Engine } from '../engine';
 import type { ScenarioLibrary } from '../engine/scenarios';
@@ -15,6 +15,12 @@ import type { RequestJournal } from './request-journal';
 import type { ReceiverCheckStore } from '../probes/receiver-check-store';
 import type { ClientObserver } from '../faults/client-observer';
 import type { JournalEntry } from '../schemas';
+
+/** Options of {@link ApiServices.drain}. */
+export interface DrainOptions {
+  /** Real milliseconds to wait at most; default: until nothing is scheduled or in flight, however long. */
+  maxWaitMs?: number;
+}
 
 /** Largest request body accepted (docs/fidelity.md row 26). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -58,13 +64,18 @@ export interface ApiServices {
   certificate: string | null;
   /** Called after every request, API and control (`bvs-mock serve`'s request log); `control` says which. */
   onRequest?: (entry: JournalEntry, control: boolean) => void;
-  /** Runs the clock and waits for deliveries until nothing is left (`POST /_mock/clock/run`). */
   /**
    * Moves the clock `ms` forward and answers how many timers fired; a manual clock moves instant by
    * instant, waiting for the deliveries each instant starts (docs/fidelity.md row 75).
    */
   advance(ms: number): Promise<number>;
-  drain(): Promise<void>;
+  /**
+   * Runs the clock and waits for deliveries until nothing is left, or for at most `maxWaitMs` real
+   * milliseconds (`POST /_mock/clock/run`, docs/fidelity.md row 98); `settled` says which came first.
+   */
+  drain(options?: DrainOptions): Promise<RunOutcome>;
+  /** Real milliseconds `POST /_mock/clock/run` waits at most when the call does not say (`--max-run-wait`). */
+  maxRunWaitMs: number;
   /** Empties every state and moves the clock back to its start (`POST /_mock/reset`). */
   reset(): void;
   /** Serialized answers of pure reads (read-route), this mock's own. */

@@ -1,7 +1,19 @@
 import { ChangeFeed } from './change-feed';
 import { EmittedJournal } from './emitted-journal';
 import { randomBytes } from 'node:crypto';
-import { advanceSettled, createClock, resolveStartTime, runSettled, systemTime, type ClockMode, type SimulatedClock, type StartTime } from '../clock';
+import {
+  DEFAULT_MAX_RUN_WAIT_MS,
+  MAX_RUN_WAIT_MS,
+  advanceSettled,
+  createClock,
+  resolveStartTime,
+  runUntilSettled,
+  systemTime,
+  type ClockMode,
+  type RunOutcome,
+  type SimulatedClock,
+  type StartTime,
+} from '../clock';
 import { OrganizationRegistry } from '../config';
 import { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
 import { Engine, IdSource } from '../engine';
@@ -15,7 +27,7 @@ import { AnswerCache } from './answer-cache';
 import type { AllowedHostsOption } from './allowed-hosts';
 import { BrowserGuard } from './browser-guard';
 import { createApiCore, type ApiCore } from './api-core';
-import { DEFAULT_BODY_LIMIT, type ApiServices } from './api-services';
+import { DEFAULT_BODY_LIMIT, type ApiServices, type DrainOptions } from './api-services';
 import { RequestJournal } from './request-journal';
 import { resetMock } from './reset-mock';
 import { VERSION } from '../version';
@@ -29,6 +41,11 @@ export interface RetentionOptions {
   maxValidations?: number;
   /** Delivery records kept; the oldest ended ones go first. */
   maxDeliveryRecords?: number;
+  /**
+   * Deliveries one receiver (endpoint or legacy URL) may have pending; one more fails at once with
+   * `reason: receiver_backlog` (`--max-pending-per-receiver`, default 10,000; docs/fidelity.md row 99).
+   */
+  maxPendingPerReceiver?: number;
   /** Journal entries of `GET /_mock/requests` kept. */
   maxJournalEntries?: number;
 }
@@ -98,6 +115,16 @@ export interface MockOptions {
   deliveryTimeoutMs?: number;
   /** Real milliseconds the instant clock waits for a receiver before going on without it (default 1 s). */
   slowReceiverMs?: number;
+  /**
+   * Attempts in a row without an answer within `deliveryTimeoutMs` after which a receiver is suspended:
+   * one probe every two timeouts still goes, the others are recorded without being sent (default 5; docs/fidelity.md row 100).
+   */
+  suspendReceiverAfterTimeouts?: number;
+  /**
+   * Real milliseconds `POST /_mock/clock/run` waits at most before it answers with what is still pending
+   * (`--max-run-wait`; default {@link DEFAULT_MAX_RUN_WAIT_MS}; a call's `max_wait_seconds` wins; docs/fidelity.md row 98).
+   */
+  maxRunWaitMs?: number;
   /** How much state is kept (docs/fidelity.md, "Retention"). */
   retention?: RetentionOptions;
   /** Called after every delivery attempt. */
@@ -117,9 +144,10 @@ export interface Mock {
   /**
    * Plays everything: runs the clock (manual mode) or waits for it (instant,
    * realtime) and waits for every delivery attempt, retries included, until
-   * nothing is scheduled or in flight.
+   * nothing is scheduled or in flight, or until `maxWaitMs` real milliseconds
+   * have passed (no bound unless given); `settled` says which came first.
    */
-  drain(): Promise<void>;
+  drain(options?: DrainOptions): Promise<RunOutcome>;
   /** Stops the clock's real timers. */
   dispose(): void;
 }
@@ -193,11 +221,11 @@ export function createMock(options: MockOptions = {}): Mock {
     timeoutMs: options.deliveryTimeoutMs,
     slowReceiverMs: options.slowReceiverMs,
     maxRecords: options.retention?.maxDeliveryRecords,
+    maxPendingPerReceiver: options.retention?.maxPendingPerReceiver,
+    suspendAfterTimeouts: options.suspendReceiverAfterTimeouts,
     insecureTls: options.insecureWebhookTls,
-    onAttempt: (delivery, attempt) => {
-      changes.notify('delivery');
-      options.onDeliveryAttempt?.(delivery, attempt);
-    },
+    onAttempt: options.onDeliveryAttempt,
+    onAttemptEnded: () => changes.notify('delivery'),
     onError: (error) => logError('delivery', error),
     seed,
     tolerance: (event) => options.tolerance === true || engine.scenarioFor(event.validationId)?.tolerance === true,
@@ -215,15 +243,9 @@ export function createMock(options: MockOptions = {}): Mock {
   // A slow receiver stops being waited for after a bound (docs/fidelity.md, "Slow receivers").
   clock.setInstantBarrier(() => deliveries.instantBarrier());
   const barrier = () => deliveries.instantBarrier();
-  const drain = async () => {
+  const drain = (drainOptions: DrainOptions = {}) => {
     changes.notify('clock');
-    for (;;) {
-      // The manual clock runs instant by instant, as the instant mode does, so retries keep their gaps (row 75).
-      if (clock.mode === 'manual') await runSettled(clock, barrier);
-      else await clock.idle();
-      await deliveries.settled();
-      if (clock.pending === 0) return;
-    }
+    return runUntilSettled({ clock, barrier, work: (signal) => deliveries.settled(signal), maxWaitMs: drainOptions.maxWaitMs });
   };
   const advance = (ms: number) => {
     changes.notify('clock');
@@ -278,10 +300,21 @@ export function createMock(options: MockOptions = {}): Mock {
       changes.notify('reset');
     },
     drain,
+    maxRunWaitMs: checkedMaxRunWait(options.maxRunWaitMs),
     advance,
     origin,
     answers,
     logError,
   };
   return { core: createApiCore(services), services, engine, clock, drain, dispose: () => clock.dispose() };
+}
+
+/** The bound of `POST /_mock/clock/run` (docs/fidelity.md row 98): a whole number of real milliseconds above 0. */
+function checkedMaxRunWait(ms: number | undefined): number {
+  if (ms === undefined) return DEFAULT_MAX_RUN_WAIT_MS;
+  if (!Number.isInteger(ms) || ms < 1 || ms > MAX_RUN_WAIT_MS)
+    throw new Error(
+      `bvs-mock: maxRunWaitMs (--max-run-wait, BVS_MOCK_MAX_RUN_WAIT) must be whole milliseconds from 1 to ${MAX_RUN_WAIT_MS} (a day), got ${JSON.stringify(ms)}`,
+    );
+  return ms;
 }

@@ -59,7 +59,14 @@ export const Health = outbound(
         records: z.number().int(),
         max_records: z.number().int(),
         evicted_records: z.number().int(),
+        max_pending_per_receiver: z.number().int().openapi({
+          description: 'Deliveries one receiver may have pending; one more fails at once with `reason: receiver_backlog` (`--max-pending-per-receiver`).',
+        }),
         slow_receivers: z.number().int().openapi({ description: 'Receivers the instant clock stopped waiting for (slower than a real second).' }),
+        suspended_receivers: z.number().int().openapi({
+          description:
+            'Receivers whose last five attempts all timed out: one probe every two delivery timeouts still goes, the other attempts are recorded as `receiver_suspended` without being sent, until a probe or a redelivery is answered.',
+        }),
         counts: DeliveryCounts,
       }),
     ),
@@ -76,8 +83,27 @@ export const ClockAdvanceAnswer = outbound(
   'ClockAdvanceAnswer',
 );
 
-/** `POST /_mock/clock/run`: the clock once nothing is scheduled or in flight, and the deliveries by status. */
-export const ClockRunAnswer = outbound(z.strictObject({ ...clockFields, deliveries: DeliveryCounts }), 'ClockRunAnswer');
+/**
+ * `POST /_mock/clock/run`: the clock once nothing is scheduled or in flight, or when the real-time bound
+ * came first (`settled: false`), what is still pending; and the deliveries by status (docs/fidelity.md row 98).
+ */
+export const ClockRunAnswer = outbound(
+  z.strictObject({
+    ...clockFields,
+    deliveries: DeliveryCounts,
+    settled: z.boolean().openapi({
+      description:
+        'True when the run reached its end: nothing scheduled and no delivery attempt running or queued. False when `max_wait_seconds` passed first: `pending`, `next_at`, `in_flight` and `deliveries.pending` say what is left; call again to go on.',
+    }),
+    in_flight: z
+      .number()
+      .int()
+      .nonnegative()
+      .openapi({ description: 'Delivery attempts running or queued to start now (retries waiting for their time are counted in `pending`).' }),
+    max_wait_seconds: z.number().positive().openapi({ description: 'The bound this run had, in real seconds.' }),
+  }),
+  'ClockRunAnswer',
+);
 
 /** A scenario as `GET /_mock/scenarios` lists it. */
 export const ScenarioListing = outbound(

@@ -18,6 +18,24 @@ export const ClockAdvanceRequest = z.strictObject({
     .max(10 * 365 * 24 * 3600, { message: 'must be at most ten years' }),
 });
 
+/**
+ * `POST /_mock/clock/run`: how long to wait at most, in real seconds, before answering with what is
+ * still pending (docs/fidelity.md row 98). Left out: the server's bound (`--max-run-wait`, 30 s by default).
+ */
+export const ClockRunRequest = z.strictObject({
+  ...organization,
+  max_wait_seconds: z
+    .number({ message: 'must be a number of real seconds, like 30' })
+    .positive({ message: 'must be above 0: the real seconds to wait at most before answering with what is still pending' })
+    .max(86_400, { message: 'must be at most 86400 (a day) real seconds' })
+    .optional()
+    .openapi({
+      description:
+        "Real seconds to wait at most before answering with what is still pending (`settled: false`). Default: the server's `--max-run-wait` (30 s).",
+      example: 30,
+    }),
+});
+
 export const SubmitItemsRequest = z.strictObject({ ...organization, items: z.array(z.string().min(1)).min(1).optional() });
 
 export const AnalyzeRequest = z.strictObject({

@@ -7,10 +7,20 @@ import { z } from './zod';
 
 /**
  * Delivery event states (spec §3). Transitions are bvs-mock's (docs/fidelity.md row 15):
- * pending → succeeded on a 2xx; pending → failed when retries are exhausted or the endpoint is
- * disabled; pending → expired when the endpoint is disabled or deleted while retries remain.
+ * pending → succeeded on a 2xx; pending → failed when retries are exhausted, the endpoint is
+ * disabled, or its receiver has too many deliveries pending (row 99); pending → expired when the
+ * endpoint is disabled or deleted while retries remain.
  */
 export const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed', 'expired']);
+
+/**
+ * Why a delivery ended without success (`failed` or `expired`), bvs-mock's own field beside the spec's
+ * four statuses (docs/fidelity.md row 99): `retries_exhausted` (the 20 retries of §8 went unanswered),
+ * `endpoint_disabled` and `endpoint_deleted` (rows 15, §7.3), `receiver_backlog` (the receiver already
+ * had `--max-pending-per-receiver` deliveries pending, so this one failed at once, without an attempt
+ * on the wire).
+ */
+export const DeliveryEndReason = z.enum(['retries_exhausted', 'endpoint_disabled', 'endpoint_deleted', 'receiver_backlog']);
 
 /** One attempt of a delivery (spec §2, Delivery event record). */
 export const DeliveryAttempt = outbound(
@@ -24,7 +34,10 @@ export const DeliveryAttempt = outbound(
     /** The first 1,000 characters of the receiver's answer. */
     response_body: z.string(),
     duration_ms: z.number().nonnegative(),
-    /** Why no answer came: `connection_refused`, `timeout`, `connection_reset`, `endpoint_disabled`, `oauth_token_refused`, ... */
+    /**
+     * Why no answer came: `connection_refused`, `timeout`, `connection_reset`, `endpoint_disabled`, `oauth_token_refused`, ...;
+     * `receiver_suspended: ...` and `receiver_backlog: ...` when bvs-mock sent nothing (docs/fidelity.md rows 99, 100).
+     */
     error: z.string().nullable(),
     /** What started it: the first attempt, a scheduled retry, a redelivery, or a duplicate fault. */
     trigger: z.enum(['first', 'retry', 'redelivery', 'duplicate_fault']),
@@ -43,6 +56,11 @@ export const DeliveryEvent = outbound(
     url: HttpUrl,
     auth_type: WebhookAuthType.or(z.literal('legacy_token')),
     status: DeliveryStatus,
+    /** Why it ended without success; null while pending and once succeeded (docs/fidelity.md row 99). */
+    reason: DeliveryEndReason.nullable().openapi({
+      description:
+        'Why the delivery ended without success: `retries_exhausted`, `endpoint_disabled`, `endpoint_deleted` or `receiver_backlog` (the receiver had too many deliveries pending). Null while pending and once succeeded.',
+    }),
     entity_validation_id: idOf('evl'),
     resource_id: z.string(),
     created_at: Timestamp,
@@ -118,6 +136,7 @@ export const FaultRequest = z.discriminatedUnion('kind', [
 ]);
 
 export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
+export type DeliveryEndReason = z.infer<typeof DeliveryEndReason>;
 export type DeliveryAttempt = z.infer<typeof DeliveryAttempt>;
 export type DeliveryEvent = z.infer<typeof DeliveryEvent>;
 export type FaultRequest = z.infer<typeof FaultRequest>;

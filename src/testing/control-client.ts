@@ -95,6 +95,12 @@ export interface EventQuery {
  */
 export const DEFAULT_WAIT_MS = 10_000;
 
+/** Options of {@link BvsMockControl.run}. */
+export interface ClockRunOptions {
+  /** Real seconds to wait at most before the answer says what is still pending (`max_wait_seconds`); default: the server's bound (30 s). */
+  maxWaitSeconds?: number;
+}
+
 type Body<S extends z.ZodType> = Omit<z.input<S>, 'organization_id'>;
 type Answer<S extends z.ZodType> = z.output<S>;
 
@@ -137,9 +143,18 @@ export class BvsMockControl {
     return this.call('POST', '/_mock/clock/advance', { seconds });
   }
 
-  /** `POST /_mock/clock/run`: until nothing is scheduled and every delivery has ended. */
-  run(): Promise<Answer<typeof ClockRunAnswer>> {
-    return this.call('POST', '/_mock/clock/run', {});
+  /**
+   * `POST /_mock/clock/run`: until nothing is scheduled and every delivery has ended, or until
+   * `maxWaitSeconds` real seconds have passed (default: the server's `--max-run-wait`, 30 s), so a
+   * receiver that hangs cannot hang the test. It resolves either way: `settled` is false when the
+   * bound came first, and `deliveries.pending`, `in_flight`, `pending` and `next_at` say what is left.
+   *
+   * @example
+   * const run = await control.run({ maxWaitSeconds: 10 });
+   * expect(run.settled).toBe(true); // else a receiver still holds deliveries: GET /_mock/events?status=pending
+   */
+  run(options: ClockRunOptions = {}): Promise<Answer<typeof ClockRunAnswer>> {
+    return this.call('POST', '/_mock/clock/run', options.maxWaitSeconds === undefined ? {} : { max_wait_seconds: options.maxWaitSeconds });
   }
 
   /** `GET /_mock/scenarios`. */

@@ -13,6 +13,7 @@ export {
 export {
   BvsMockControl,
   ControlApiError,
+  type ClockRunOptions,
   DEFAULT_WAIT_MS,
   connectBvsMock,
   type ControlClientOptions,

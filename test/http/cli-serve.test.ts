@@ -354,3 +354,26 @@ test('BVS_MOCK_MAX_VALIDATIONS and --max-journal-entries set the retention shown
   const answer = await health(url);
   expect(answer.json<{ retention: unknown }>().retention).toMatchObject({ max_validations: 12, journal: { max_entries: 7 } });
 });
+
+test('--max-pending-per-receiver and BVS_MOCK_MAX_RUN_WAIT set the receiver backlog cap shown by health and the bound of a clock run', async () => {
+  const served = serve(['--port', '0', '--http', '--max-pending-per-receiver', '7'], { BVS_MOCK_MAX_RUN_WAIT: '3' });
+  const url = urlOf(await served.banner);
+  expect((await health(url)).json<{ deliveries: unknown }>().deliveries).toMatchObject({ max_pending_per_receiver: 7, suspended_receivers: 0 });
+  const client = httpClient({ baseUrl: url.origin, ca: null });
+  try {
+    const run = await client.request('/_mock/clock/run', { method: 'POST' });
+    expect(run.json<unknown>()).toMatchObject({ settled: true, max_wait_seconds: 3 });
+  } finally {
+    client.close();
+  }
+});
+
+test.each([
+  ['--max-run-wait', '0'],
+  ['--max-run-wait', '86401'],
+  ['--max-pending-per-receiver', '0'],
+])('%s %s stops start-up naming the flag and its range', async (flag, value) => {
+  const served = serve(['--port', '0', flag, value]);
+  expect((await served.exit).code).not.toBe(0);
+  expect(served.stderr()).toContain(`${flag} must be a whole number from 1 to`);
+});

@@ -31,7 +31,15 @@ test('GET /_mock/health answers 200 with status ok and the clock', async () => {
     imitates: { service: 'Business Validation Service', api: '/api/v2' },
     clock: expect.objectContaining({ mode: 'manual' }),
     retention: { validations: 0, max_validations: 2_500, evicted_validations: 0, journal: { entries: 0, max_entries: 5_000 } },
-    deliveries: { records: 0, max_records: 20_000, evicted_records: 0, slow_receivers: 0, counts: { pending: 0, succeeded: 0, failed: 0, expired: 0 } },
+    deliveries: {
+      records: 0,
+      max_records: 20_000,
+      evicted_records: 0,
+      max_pending_per_receiver: 10_000,
+      slow_receivers: 0,
+      suspended_receivers: 0,
+      counts: { pending: 0, succeeded: 0, failed: 0, expired: 0 },
+    },
   });
 });
 

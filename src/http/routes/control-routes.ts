@@ -3,6 +3,7 @@ import {
   ClockAdvanceRequest,
   ClockDescription,
   ClockRunAnswer,
+  ClockRunRequest,
   EmittedPage,
   EmittedQuery,
   EntityValidation,
@@ -160,15 +161,29 @@ export const controlRoutes: Route[] = [
     access: control,
     document: {
       tags: ['Clock'],
-      summary: 'Run until nothing is scheduled',
+      summary: 'Run until nothing is scheduled, within a bound in real time',
       description:
-        'Plays every scheduled step and every delivery, retries included, until nothing is scheduled or in flight (the manual clock runs instant by instant).',
-      answer: { status: 200, description: 'The clock at the end, and the delivery records by status.', schema: ClockRunAnswer },
+        'Plays every scheduled step and every delivery, retries included, until nothing is scheduled or in flight (the manual clock runs instant by instant), or until `max_wait_seconds` real seconds have passed (default: `--max-run-wait`, 30 s), so a receiver that hangs cannot hold the call for the 21 attempts of each delivery (docs/fidelity.md row 98). Always 200: `settled` says whether the run reached its end; when it is false, the clock and `in_flight` say what is left, and a later call goes on from there.',
+      body: { schema: ClockRunRequest, example: { max_wait_seconds: 30 } },
+      answer: {
+        status: 200,
+        description: 'The clock at the end (or at the bound), whether it settled, what is in flight and the delivery records by status.',
+        schema: ClockRunAnswer,
+      },
     },
     holdsClock: false,
     async handle(context) {
-      await context.services.drain();
-      return jsonResponse(200, { ...context.services.clock.describe(), deliveries: context.services.deliveries.counts() });
+      const body = checkBody(context, (value) => parseWith(ClockRunRequest, value), context.json() ?? {});
+      const { services } = context;
+      const maxWaitMs = body.max_wait_seconds === undefined ? services.maxRunWaitMs : Math.max(1, Math.round(body.max_wait_seconds * 1000));
+      const { settled } = await services.drain({ maxWaitMs });
+      return jsonResponse(200, {
+        ...services.clock.describe(),
+        deliveries: services.deliveries.counts(),
+        settled,
+        in_flight: services.deliveries.inFlight(),
+        max_wait_seconds: maxWaitMs / 1000,
+      });
     },
   },
   ...scenarioRoutes,
