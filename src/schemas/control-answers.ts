@@ -111,12 +111,10 @@ export const ScenarioListing = outbound(
     name: z.string(),
     description: z.string(),
     tins: z.array(z.string()).openapi({ description: 'The TINs that select it on create.' }),
-    source: z
-      .string()
-      .openapi({
-        description:
-          '`built-in scenarios/NAME.yaml` for a scenario of the package, the file it came from as its directory was given (`--scenarios`), or how it was added at run time.',
-      }),
+    source: z.string().openapi({
+      description:
+        '`built-in scenarios/NAME.yaml` for a scenario of the package, the file it came from as its directory was given (`--scenarios`), or how it was added at run time.',
+    }),
     built_in: z.boolean(),
   }),
   'ScenarioListing',
