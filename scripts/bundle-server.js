@@ -38,15 +38,18 @@ writeFileSync(join(faker, 'package.json'), `${JSON.stringify({ name: '@faker-js/
 const { createHash } = require('node:crypto');
 const { readFileSync, rmSync } = require('node:fs');
 const { basename } = require('node:path');
-const { ScenarioLibrary, PREBUILT_SCENARIOS_FILE } = require(join(root, 'dist', 'engine', 'scenarios', 'scenario-library.js'));
+const { ScenarioLibrary, PREBUILT_SCENARIOS_FILE, BUILT_IN_SCENARIOS_DIR } = require(join(root, 'dist', 'engine', 'scenarios', 'scenario-library.js'));
 rmSync(join(out, PREBUILT_SCENARIOS_FILE), { force: true });
 const library = ScenarioLibrary.builtIn();
 const prebuilt = library
   .list()
   .filter((summary) => summary.builtIn)
   .map((summary) => ({
+    // A built-in scenario's source reads `built-in scenarios/<file>`: the file is in the package's scenarios folder.
     file: basename(summary.source),
-    sha256: createHash('sha256').update(readFileSync(summary.source)).digest('hex'),
+    sha256: createHash('sha256')
+      .update(readFileSync(join(BUILT_IN_SCENARIOS_DIR, basename(summary.source))))
+      .digest('hex'),
     scenario: library.byName(summary.name),
   }));
 writeFileSync(join(out, PREBUILT_SCENARIOS_FILE), JSON.stringify(prebuilt));
