@@ -131,8 +131,9 @@ export function createApiCore(services: ApiServices): ApiCore {
       }
       response.headers['x-request-id'] = requestId;
       if (request.method === 'HEAD') response = { ...response, body: '', stream: undefined };
-      // Reads change nothing; anything else may have (an endpoint added, a validation created, a reset): open pages refetch.
-      if (request.method !== 'GET' && request.method !== 'HEAD') services.changes.notify('request');
+      // Reads change nothing; anything else that was carried out may have (an endpoint added, a validation created, a
+      // reset): open pages refetch. A refused call (401, 404, 422, ...) changed nothing, so it wakes no page (docs/fidelity.md row 93).
+      if (request.method !== 'GET' && request.method !== 'HEAD' && response.status >= 200 && response.status < 300) services.changes.notify('request');
       const control = match?.route.access.kind === 'control';
       const entry: JournalEntry = {
         id: requestId,
