@@ -5,7 +5,8 @@ import { buildContractReport, formatOfFile, renderReport } from '../contract';
 import { isClockMode, resolveStartTime, START_TIME_FORMS, type ClockMode } from '../clock';
 import { loadConfig } from '../config';
 import { readRegularFile } from '../files/read-regular-file';
-import { startServer, type StartedServer } from '../http/start-server';
+import { MAX_STREAM_READERS_OVER_SERVER, startServer, type StartedServer } from '../http/start-server';
+import { DEFAULT_MAX_STREAM_READERS } from '../http/change-feed';
 import { DEFAULT_MAX_DELIVERY_RECORDS } from '../delivery/deliveries';
 import { DEFAULT_MAX_VALIDATIONS } from '../engine';
 import { DEFAULT_MAX_JOURNAL_ENTRIES } from '../http/request-journal';
@@ -43,6 +44,7 @@ interface ServeFlags {
   maxValidations?: number;
   maxDeliveryRecords?: number;
   maxJournalEntries?: number;
+  maxStreamReaders?: number;
   /** File the contract report is written to when bvs-mock stops; its extension chooses the format. */
   report?: string;
   tolerance: boolean;
@@ -218,6 +220,14 @@ export function serveCommand(version: string): Command {
     )
     .addOption(
       new Option(
+        '--max-stream-readers <n>',
+        `readers of the change stream GET /_mock/stream (dashboard tabs, control.onChange) served at once; one more is answered 503 (default ${DEFAULT_MAX_STREAM_READERS})`,
+      )
+        .env('BVS_MOCK_MAX_STREAM_READERS')
+        .argParser(integer('--max-stream-readers', 1, MAX_STREAM_READERS_OVER_SERVER)),
+    )
+    .addOption(
+      new Option(
         '--control-token <token>',
         'lock the control API (/_mock) behind Authorization: Bearer <token>; GET /_mock/health, /_mock/openapi.json, pre-signed files and the recipient page stay open',
       )
@@ -295,6 +305,7 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
       insecureWebhookTls: flags.insecureWebhookTls,
       controlToken: flags.controlToken,
       retention: { maxValidations: flags.maxValidations, maxDeliveryRecords: flags.maxDeliveryRecords, maxJournalEntries: flags.maxJournalEntries },
+      maxStreamReaders: flags.maxStreamReaders,
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -1,4 +1,4 @@
-import { ChangeFeed } from './change-feed';
+import { ChangeFeed, DEFAULT_MAX_STREAM_READERS, MAX_STREAM_READERS_LIMIT } from './change-feed';
 import { EmittedJournal } from './emitted-journal';
 import { randomBytes } from 'node:crypto';
 import { advanceSettled, createClock, resolveStartTime, runSettled, systemTime, type ClockMode, type SimulatedClock, type StartTime } from '../clock';
@@ -90,6 +90,12 @@ export interface MockOptions {
   slowReceiverMs?: number;
   /** How much state is kept (docs/fidelity.md, "Retention"). */
   retention?: RetentionOptions;
+  /**
+   * Readers of `GET /_mock/stream` (dashboard tabs, `control.onChange`) served at once (`--max-stream-readers`);
+   * one more is answered 503 `service_unavailable` with Retry-After. Default {@link DEFAULT_MAX_STREAM_READERS}
+   * (docs/fidelity.md row 101).
+   */
+  maxStreamReaders?: number;
   /** Called after every delivery attempt. */
   onDeliveryAttempt?: DeliveriesOptions['onAttempt'];
   /** Called after every request, API and control, with its journal entry (`bvs-mock serve` logs them); `control` says which. */
@@ -128,6 +134,12 @@ export function createMock(options: MockOptions = {}): Mock {
   }
   if (options.tokenClock !== undefined && options.tokenClock !== 'simulated' && options.tokenClock !== 'wall') {
     throw new Error(`bvs-mock: tokenClock (--token-clock, BVS_MOCK_TOKEN_CLOCK) must be "simulated" or "wall", got ${JSON.stringify(options.tokenClock)}`);
+  }
+  const maxStreamReaders = options.maxStreamReaders ?? DEFAULT_MAX_STREAM_READERS;
+  if (!Number.isInteger(maxStreamReaders) || maxStreamReaders < 1 || maxStreamReaders > MAX_STREAM_READERS_LIMIT) {
+    throw new Error(
+      `bvs-mock: maxStreamReaders (--max-stream-readers, BVS_MOCK_MAX_STREAM_READERS) must be a whole number from 1 to ${MAX_STREAM_READERS_LIMIT}, got ${JSON.stringify(options.maxStreamReaders)}; leave it out for ${DEFAULT_MAX_STREAM_READERS}`,
+    );
   }
   const seed = options.seed ?? 1;
   const config = options.config ?? BvsMockConfig.parse({});
@@ -171,7 +183,7 @@ export function createMock(options: MockOptions = {}): Mock {
   // Names this instance on its own deliveries, so a delivery pointed at bvs-mock itself is refused, not looped.
   const origin = randomBytes(12).toString('hex');
   // What `GET /_mock/stream` tells open pages; costs nothing while none listens.
-  const changes = new ChangeFeed(() => clock.iso());
+  const changes = new ChangeFeed(() => clock.iso(), maxStreamReaders);
   const deliveries = new Deliveries({
     clock,
     ids,

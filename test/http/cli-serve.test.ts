@@ -9,6 +9,7 @@ import { startWebhookReceiver } from '../../src/testing';
 import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
 import { httpClient, type HttpAnswer } from '../support/https-client';
 import { freePort } from '../support/free-port';
+import { openEventStream } from '../support/event-stream';
 
 // `bvs-mock serve`, the built command line as users run it (docs/design.md, Command line): the banner,
 // readiness, clean stop, start-up errors, and the environment variables.
@@ -353,4 +354,22 @@ test('BVS_MOCK_MAX_VALIDATIONS and --max-journal-entries set the retention shown
   const url = urlOf(await served.banner);
   const answer = await health(url);
   expect(answer.json<{ retention: unknown }>().retention).toMatchObject({ max_validations: 12, journal: { max_entries: 7 } });
+});
+
+test('--max-stream-readers caps the readers of GET /_mock/stream, and a value over half the connections is refused at start', async () => {
+  const served = serve(['--port', '0', '--http', '--max-stream-readers', '1']);
+  const url = urlOf(await served.banner);
+  const first = await openEventStream(url.origin, '/_mock/stream');
+  try {
+    expect(first.status).toBe(200);
+    const second = await openEventStream(url.origin, '/_mock/stream');
+    second.close();
+    expect(second.status).toBe(503);
+    expect(second.received()).toMatch(/1 change-stream reader .* is open/);
+  } finally {
+    first.close();
+  }
+  const refused = serve(['--port', '0', '--http'], { BVS_MOCK_MAX_STREAM_READERS: '300' });
+  expect(await refused.exit).toEqual({ code: 1, signal: null });
+  expect(refused.stderr()).toMatch(/--max-stream-readers must be a whole number from 1 to 256/);
 });
