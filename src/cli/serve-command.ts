@@ -7,6 +7,7 @@ import { loadConfig } from '../config';
 import { readRegularFile } from '../files/read-regular-file';
 import { MAX_STREAM_READERS_OVER_SERVER, startServer, type StartedServer } from '../http/start-server';
 import { DEFAULT_MAX_STREAM_READERS } from '../http/change-feed';
+import { DEFAULT_MAX_PAGE_BYTES, PAGE_BYTES_RANGE } from '../http/page-query';
 import { DEFAULT_MAX_DELIVERY_RECORDS } from '../delivery/deliveries';
 import { DEFAULT_MAX_VALIDATIONS } from '../engine';
 import { DEFAULT_MAX_JOURNAL_ENTRIES } from '../http/request-journal';
@@ -45,6 +46,7 @@ interface ServeFlags {
   maxDeliveryRecords?: number;
   maxJournalEntries?: number;
   maxStreamReaders?: number;
+  maxPageBytes?: number;
   /** File the contract report is written to when bvs-mock stops; its extension chooses the format. */
   report?: string;
   tolerance: boolean;
@@ -228,6 +230,14 @@ export function serveCommand(version: string): Command {
     )
     .addOption(
       new Option(
+        '--max-page-bytes <n>',
+        `bytes of JSON one page of a control API list (GET /_mock/events, /_mock/requests, ...) holds at most; a page cut short says cut_by_size and its next_cursor goes on (default ${DEFAULT_MAX_PAGE_BYTES})`,
+      )
+        .env('BVS_MOCK_MAX_PAGE_BYTES')
+        .argParser(integer('--max-page-bytes', PAGE_BYTES_RANGE.min, PAGE_BYTES_RANGE.max)),
+    )
+    .addOption(
+      new Option(
         '--control-token <token>',
         'lock the control API (/_mock) behind Authorization: Bearer <token>; GET /_mock/health, /_mock/openapi.json, pre-signed files and the recipient page stay open',
       )
@@ -306,6 +316,7 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
       controlToken: flags.controlToken,
       retention: { maxValidations: flags.maxValidations, maxDeliveryRecords: flags.maxDeliveryRecords, maxJournalEntries: flags.maxJournalEntries },
       maxStreamReaders: flags.maxStreamReaders,
+      maxPageBytes: flags.maxPageBytes,
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -49,6 +49,8 @@ export interface ApiServices {
   /** Answer plain-HTTP requests with `https_required` (spec §5.1); off with `--http`. */
   requireHttps: boolean;
   bodyLimit: number;
+  /** Bytes of JSON the items of one control list page take at most (`--max-page-bytes`, DEFAULT_MAX_PAGE_BYTES in page-query.ts). */
+  maxPageBytes: number;
   /** The bearer token the control API asks for (`--control-token`); null: the control API is open. */
   controlToken: string | null;
   /** The certificate the server presents (PEM), for `GET /_mock/certificate`; null over plain HTTP and in-process. */

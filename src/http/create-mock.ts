@@ -14,6 +14,7 @@ import { AccessTokens, type TokenClock } from './access-tokens';
 import { AnswerCache } from './answer-cache';
 import { createApiCore, type ApiCore } from './api-core';
 import { DEFAULT_BODY_LIMIT, type ApiServices } from './api-services';
+import { DEFAULT_MAX_PAGE_BYTES, PAGE_BYTES_RANGE } from './page-query';
 import { RequestJournal } from './request-journal';
 import { resetMock } from './reset-mock';
 import { VERSION } from '../version';
@@ -96,6 +97,12 @@ export interface MockOptions {
    * (docs/fidelity.md row 101).
    */
   maxStreamReaders?: number;
+  /**
+   * Bytes of JSON the items of one control list page take at most (`--max-page-bytes`): a page ends before the
+   * item that would pass it, with `cut_by_size: true`, and its `next_cursor` goes on from there. Default
+   * {@link DEFAULT_MAX_PAGE_BYTES} (docs/fidelity.md row 102).
+   */
+  maxPageBytes?: number;
   /** Called after every delivery attempt. */
   onDeliveryAttempt?: DeliveriesOptions['onAttempt'];
   /** Called after every request, API and control, with its journal entry (`bvs-mock serve` logs them); `control` says which. */
@@ -139,6 +146,12 @@ export function createMock(options: MockOptions = {}): Mock {
   if (!Number.isInteger(maxStreamReaders) || maxStreamReaders < 1 || maxStreamReaders > MAX_STREAM_READERS_LIMIT) {
     throw new Error(
       `bvs-mock: maxStreamReaders (--max-stream-readers, BVS_MOCK_MAX_STREAM_READERS) must be a whole number from 1 to ${MAX_STREAM_READERS_LIMIT}, got ${JSON.stringify(options.maxStreamReaders)}; leave it out for ${DEFAULT_MAX_STREAM_READERS}`,
+    );
+  }
+  const maxPageBytes = options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES;
+  if (!Number.isInteger(maxPageBytes) || maxPageBytes < PAGE_BYTES_RANGE.min || maxPageBytes > PAGE_BYTES_RANGE.max) {
+    throw new Error(
+      `bvs-mock: maxPageBytes (--max-page-bytes, BVS_MOCK_MAX_PAGE_BYTES) must be a whole number from ${PAGE_BYTES_RANGE.min} to ${PAGE_BYTES_RANGE.max} (64 MiB), got ${JSON.stringify(options.maxPageBytes)}; leave it out for ${DEFAULT_MAX_PAGE_BYTES} (1 MiB)`,
     );
   }
   const seed = options.seed ?? 1;
@@ -255,6 +268,7 @@ export function createMock(options: MockOptions = {}): Mock {
     strict: options.strict ?? false,
     requireHttps: options.requireHttps ?? true,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    maxPageBytes,
     controlToken: options.controlToken ?? null,
     certificate: null,
     onRequest: options.onRequest,

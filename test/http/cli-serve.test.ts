@@ -373,3 +373,20 @@ test('--max-stream-readers caps the readers of GET /_mock/stream, and a value ov
   expect(await refused.exit).toEqual({ code: 1, signal: null });
   expect(refused.stderr()).toMatch(/--max-stream-readers must be a whole number from 1 to 256/);
 });
+
+test('BVS_MOCK_MAX_PAGE_BYTES cuts control list pages by size, and a budget under 1 KiB is refused at start', async () => {
+  const served = serve(['--port', '0', '--http'], { BVS_MOCK_MAX_PAGE_BYTES: '1024' });
+  const url = urlOf(await served.banner);
+  const client = httpClient({ baseUrl: url.origin, ca: null });
+  try {
+    // Each answered request is an entry of the journal: twenty of them pass 1 KiB.
+    for (let i = 0; i < 20; i += 1) await client.request('/api/v2/webhook_endpoints', { headers: { authorization: 'Bearer test_key_default' } });
+    const page = (await client.request('/_mock/requests?limit=1000')).json<{ requests: unknown[]; cut_by_size: boolean; next_cursor: string | null }>();
+    expect([page.cut_by_size, page.next_cursor === null, page.requests.length < 20]).toEqual([true, false, true]);
+  } finally {
+    client.close();
+  }
+  const refused = serve(['--port', '0', '--http', '--max-page-bytes', '100']);
+  expect(await refused.exit).toEqual({ code: 1, signal: null });
+  expect(refused.stderr()).toMatch(/--max-page-bytes must be a whole number from 1024 to 67108864/);
+});

@@ -3,7 +3,7 @@ import { ChangeNoticeData, OrganizationList, OrganizationQuery, ValidationListQu
 import { problems } from '../api-problem';
 import { CHANGE_NOTICE_MS, type ChangeNotice } from '../change-feed';
 import { jsonResponse } from '../core-types';
-import { encodeCursor, readPageQuery } from '../page-query';
+import { PageBudget, encodeCursor, readPageQuery } from '../page-query';
 import type { Route } from '../router';
 
 const control = { kind: 'control' as const };
@@ -71,8 +71,9 @@ export const dashboardRoutes: Route[] = [
     },
     handle(context) {
       const page = readPageQuery(context.request);
-      const { validations, total, next } = context.services.engine.listValidations(context.organizationId, { before: page.after, limit: page.limit });
-      return jsonResponse(200, { validations, total, next_cursor: encodeCursor(next) });
+      const budget = new PageBudget(context.services.maxPageBytes);
+      const { total, next } = context.services.engine.listValidations(context.organizationId, { before: page.after, limit: page.limit, fits: budget.fits });
+      return budget.answer('validations', { total, next_cursor: encodeCursor(next) });
     },
   },
   {
