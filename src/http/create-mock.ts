@@ -15,6 +15,7 @@ import { AnswerCache } from './answer-cache';
 import { createApiCore, type ApiCore } from './api-core';
 import { DEFAULT_BODY_LIMIT, type ApiServices } from './api-services';
 import { DEFAULT_MAX_PAGE_BYTES, PAGE_BYTES_RANGE } from './page-query';
+import { Pacer } from './pacer';
 import { RequestJournal } from './request-journal';
 import { resetMock } from './reset-mock';
 import { VERSION } from '../version';
@@ -269,6 +270,7 @@ export function createMock(options: MockOptions = {}): Mock {
     requireHttps: options.requireHttps ?? true,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     maxPageBytes,
+    pacer: new Pacer(),
     controlToken: options.controlToken ?? null,
     certificate: null,
     onRequest: options.onRequest,

@@ -17,6 +17,8 @@ const IDLE_MS = 500;
 let receiver: WebhookReceiver;
 let t: TestServer;
 const answered: string[] = [];
+/** Every request the server answered, in order: its path. */
+const order: string[] = [];
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
@@ -25,6 +27,7 @@ beforeAll(async () => {
     allowHttpWebhooks: true,
     timeouts: { idleMs: IDLE_MS },
     onRequest: (entry) => {
+      order.push(entry.path);
       if (entry.path === '/_mock/events') answered.push(entry.id);
     },
   });
@@ -91,5 +94,31 @@ test('a client that pipelines requests and reads gets every answer, in order, a 
     expect(answers[3]).toMatch(/"status":"ok"/);
   } finally {
     socket.destroy();
+  }
+}, 30_000);
+
+test('a crowd of requests for large pages takes turns: a health check sent after them is answered before most of them', async () => {
+  const CROWD = 40;
+  const sockets = await Promise.all(
+    Array.from(
+      { length: CROWD + 1 },
+      () =>
+        new Promise<TLSSocket>((resolve) => {
+          const socket = connectTls({ host: '127.0.0.1', port: t.server.port, ca: t.server.certificate! }, () => resolve(socket));
+          socket.on('error', () => undefined);
+        }),
+    ),
+  );
+  try {
+    order.length = 0;
+    const healthAnswered = new Promise<void>((resolve) => sockets[CROWD]!.once('data', () => resolve()));
+    for (const socket of sockets.slice(0, CROWD)) socket.write('GET /_mock/events?limit=1000&order=newest HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    sockets[CROWD]!.write('GET /_mock/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await healthAnswered;
+    // Without turns, every page sent before it was made first (40 of them, about 5 ms each).
+    expect(order.indexOf('/_mock/health')).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf('/_mock/health')).toBeLessThan(CROWD / 2);
+  } finally {
+    for (const socket of sockets) socket.destroy();
   }
 }, 30_000);

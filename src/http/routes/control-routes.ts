@@ -212,6 +212,7 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/emitted',
     operation: 'control.emitted',
     access: control,
+    paced: true,
     document: {
       tags: ['Validations'],
       summary: 'The events emitted since the last reset',
@@ -261,6 +262,7 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/requests',
     operation: 'control.requests',
     access: control,
+    paced: true,
     document: {
       tags: ['Journal and report'],
       summary: "The journal of the client's API requests",

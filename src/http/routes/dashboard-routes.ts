@@ -60,6 +60,7 @@ export const dashboardRoutes: Route[] = [
     pattern: '/_mock/entity_validations',
     operation: 'control.validations.list',
     access: control,
+    paced: true,
     pure: true,
     document: {
       tags: ['Validations'],

@@ -163,6 +163,7 @@ export const deliveryRoutes: Route[] = [
     pattern: '/_mock/events',
     operation: 'control.events.list',
     access: control,
+    paced: true,
     document: {
       tags: ['Delivery events'],
       summary: 'Delivery records, with their attempts',
