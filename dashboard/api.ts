@@ -70,3 +70,22 @@ export async function control<T>(method: string, path: string, body?: unknown): 
   }
   return answer as T;
 }
+
+/** Pages a list is read in at most, by {@link allPages}: a tree's events fit one or two; this only stops a runaway. */
+const MAX_PAGES = 100;
+
+/**
+ * Every item of a control API list, following `next_cursor` until it is null: a page may hold fewer items than
+ * asked for, since it also stops at its byte budget (`cut_by_size`, docs/fidelity.md row 102).
+ */
+export async function allPages<T, K extends string>(path: string, key: K, query: Record<string, string | number | undefined> = {}): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < MAX_PAGES; pages += 1) {
+    const page = await control<Record<K, T[]> & { next_cursor: string | null }>('GET', withQuery(path, { ...query, cursor }));
+    items.push(...page[key]);
+    if (page.next_cursor === null) break;
+    cursor = page.next_cursor;
+  }
+  return items;
+}

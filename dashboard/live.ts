@@ -23,12 +23,16 @@ export function watchChanges(onChange: (kinds: string[]) => void, onState: (stat
     const controller = new AbortController();
     abort = controller;
     onState('connecting');
+    let waitMs = RETRY_MS;
     try {
       const response = await fetch('/_mock/stream', { headers: authHeaders(), signal: controller.signal, cache: 'no-store' });
       if (response.status === 401) {
         onState('locked');
         return;
       }
+      // Too many readers open (docs/fidelity.md row 101): ask again no sooner than the server says.
+      const retryAfterS = Number(response.headers.get('retry-after'));
+      if (response.status === 503 && retryAfterS > 0) waitMs = Math.max(RETRY_MS, retryAfterS * 1000);
       if (!response.ok || response.body === null) throw new Error(`stream answered ${response.status}`);
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';
@@ -55,7 +59,7 @@ export function watchChanges(onChange: (kinds: string[]) => void, onState: (stat
     }
     if (!stopped && !document.hidden) {
       onState('connecting');
-      retry = setTimeout(() => void connect(), RETRY_MS);
+      retry = setTimeout(() => void connect(), waitMs);
     }
   };
 

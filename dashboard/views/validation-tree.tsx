@@ -2,7 +2,7 @@ import type { ValidationTree } from '../../src/schemas/dashboard-answers';
 import type { DataSourceRunBatch } from '../../src/schemas/data-source-run-batch';
 import type { DeliveryEvent } from '../../src/schemas/delivery';
 import type { EmittedEvent } from '../../src/schemas/control-answers';
-import { control, withQuery } from '../api';
+import { allPages, control, withQuery } from '../api';
 import { Badge, ErrorNote, Instant, Loading, Panel, offset } from '../components';
 import { useLoad } from '../use-load';
 import { Timeline } from './timeline';
@@ -13,16 +13,16 @@ interface TreeData {
   deliveries: DeliveryEvent[];
 }
 
-/** A tree's events and deliveries fit one page of each: a tree emits tens of events, not a thousand. */
+/** A tree's events and deliveries mostly fit one page of each (a tree emits tens of events); a page cut by its byte budget is followed. */
 const TREE_EVENTS_LIMIT = 1000;
 
 async function loadTree(id: string): Promise<TreeData> {
   const [tree, emitted, deliveries] = await Promise.all([
     control<ValidationTree>('GET', withQuery(`/_mock/entity_validations/${id}`)),
-    control<{ events: EmittedEvent[] }>('GET', withQuery('/_mock/emitted', { entity_validation_id: id, limit: TREE_EVENTS_LIMIT })),
-    control<{ events: DeliveryEvent[] }>('GET', withQuery('/_mock/events', { entity_validation_id: id, limit: TREE_EVENTS_LIMIT })),
+    allPages<EmittedEvent, 'events'>('/_mock/emitted', 'events', { entity_validation_id: id, limit: TREE_EVENTS_LIMIT }),
+    allPages<DeliveryEvent, 'events'>('/_mock/events', 'events', { entity_validation_id: id, limit: TREE_EVENTS_LIMIT }),
   ]);
-  return { tree, emitted: emitted.events, deliveries: deliveries.events };
+  return { tree, emitted, deliveries };
 }
 
 /**

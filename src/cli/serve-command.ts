@@ -5,7 +5,9 @@ import { buildContractReport, formatOfFile, renderReport } from '../contract';
 import { DEFAULT_MAX_RUN_WAIT_MS, MAX_RUN_WAIT_MS, isClockMode, resolveStartTime, START_TIME_FORMS, type ClockMode } from '../clock';
 import { loadConfig } from '../config';
 import { readRegularFile } from '../files/read-regular-file';
-import { startServer, type StartedServer } from '../http/start-server';
+import { MAX_STREAM_READERS_OVER_SERVER, startServer, type StartedServer } from '../http/start-server';
+import { DEFAULT_MAX_STREAM_READERS } from '../http/change-feed';
+import { DEFAULT_MAX_PAGE_BYTES, PAGE_BYTES_RANGE } from '../http/page-query';
 import { DEFAULT_MAX_DELIVERY_RECORDS, DEFAULT_MAX_PENDING_PER_RECEIVER } from '../delivery/deliveries';
 import { DEFAULT_MAX_VALIDATIONS } from '../engine';
 import { DEFAULT_MAX_JOURNAL_ENTRIES } from '../http/request-journal';
@@ -48,6 +50,8 @@ interface ServeFlags {
   maxJournalEntries?: number;
   /** Real seconds `POST /_mock/clock/run` waits at most (docs/fidelity.md row 98). */
   maxRunWait?: number;
+  maxStreamReaders?: number;
+  maxPageBytes?: number;
   /** File the contract report is written to when bvs-mock stops; its extension chooses the format. */
   report?: string;
   tolerance: boolean;
@@ -265,6 +269,22 @@ export function serveCommand(version: string): Command {
     )
     .addOption(
       new Option(
+        '--max-stream-readers <n>',
+        `readers of the change stream GET /_mock/stream (dashboard tabs, control.onChange) served at once; one more is answered 503 (default ${DEFAULT_MAX_STREAM_READERS})`,
+      )
+        .env('BVS_MOCK_MAX_STREAM_READERS')
+        .argParser(integer('--max-stream-readers', 1, MAX_STREAM_READERS_OVER_SERVER)),
+    )
+    .addOption(
+      new Option(
+        '--max-page-bytes <n>',
+        `bytes of JSON one page of a control API list (GET /_mock/events, /_mock/requests, ...) holds at most; a page cut short says cut_by_size and its next_cursor goes on (default ${DEFAULT_MAX_PAGE_BYTES})`,
+      )
+        .env('BVS_MOCK_MAX_PAGE_BYTES')
+        .argParser(integer('--max-page-bytes', PAGE_BYTES_RANGE.min, PAGE_BYTES_RANGE.max)),
+    )
+    .addOption(
+      new Option(
         '--control-token <token>',
         'lock the control API (/_mock) behind Authorization: Bearer <token>; GET /_mock/health, /_mock/openapi.json, pre-signed files and the recipient page stay open',
       )
@@ -349,6 +369,8 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
         maxPendingPerReceiver: flags.maxPendingPerReceiver,
         maxJournalEntries: flags.maxJournalEntries,
       },
+      maxStreamReaders: flags.maxStreamReaders,
+      maxPageBytes: flags.maxPageBytes,
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

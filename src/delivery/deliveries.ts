@@ -99,6 +99,8 @@ export interface DeliveryFilter {
   newestFirst?: boolean;
   /** At most this many. */
   limit?: number;
+  /** Whether a rendered record still fits the page (its byte budget); the first that does not ends the page. */
+  fits?: (event: DeliveryEvent) => boolean;
 }
 
 type Trigger = DeliveryAttempt['trigger'];
@@ -501,7 +503,9 @@ export class Deliveries {
       if (filter.endpointId !== undefined && record.target.endpointId !== filter.endpointId) continue;
       if (filter.validationId !== undefined && record.validationId !== filter.validationId) continue;
       if (out.length === limit) return { events: out, next: last };
-      out.push(renderDelivery(record));
+      const event = renderDelivery(record);
+      if (filter.fits?.(event) === false) return { events: out, next: last };
+      out.push(event);
       last = record.sequence;
     }
     return { events: out, next: null };

@@ -344,7 +344,10 @@ export class Engine {
    * An organization's main validations, newest first, from just before the one at place `before` (the
    * dashboard's list), with how many it keeps in all and the place of the last one listed when more remain.
    */
-  listValidations(organizationId: string, page: { before?: number; limit: number }): { validations: ValidationSummary[]; total: number; next: number | null } {
+  listValidations(
+    organizationId: string,
+    page: { before?: number; limit: number; fits?: (summary: ValidationSummary) => boolean },
+  ): { validations: ValidationSummary[]; total: number; next: number | null } {
     const state = this.organizations.get(organizationId);
     const ids: string[] = [];
     for (const id of this.roots.oldest()) if (this.roots.get(id) === organizationId) ids.push(id);
@@ -354,11 +357,13 @@ export class Engine {
       const id = ids[index]!;
       const ordinal = this.ordinals.get(id)!;
       if (page.before !== undefined && ordinal >= page.before) continue;
-      if (validations.length === page.limit) {
-        next = this.ordinals.get(validations.at(-1)!.id)!;
+      const summary = validations.length === page.limit ? undefined : summarizeValidation(OrganizationState.must(state.validations, id), this.treeFacts(id));
+      // The page is full by count, or by size (its byte budget): the next page starts after the last one listed.
+      if (summary === undefined || page.fits?.(summary) === false) {
+        next = validations.length === 0 ? null : this.ordinals.get(validations.at(-1)!.id)!;
         break;
       }
-      validations.push(summarizeValidation(OrganizationState.must(state.validations, id), this.treeFacts(id)));
+      validations.push(summary);
     }
     return { validations, total: ids.length, next };
   }

@@ -113,6 +113,8 @@ export function createApiCore(services: ApiServices): ApiCore {
         if (match.route.pure !== true) writes += 1;
         context = makeContext(services, request, match, requestId, services.engine.stateVersion + writes);
         const route = match.route;
+        // A heavy answer waits for its turn, once the caller is known to be let in (docs/fidelity.md row 102).
+        if (route.paced === true) await services.pacer.turn();
         const routeContext = context;
         // One request, one instant of simulated time, across the handler's awaits too (SimulatedClock.hold).
         response = route.holdsClock === false ? await route.handle(routeContext) : await services.clock.hold(() => route.handle(routeContext));
@@ -140,8 +142,9 @@ export function createApiCore(services: ApiServices): ApiCore {
       }
       response.headers['x-request-id'] = requestId;
       if (request.method === 'HEAD') response = { ...response, body: '', stream: undefined };
-      // Reads change nothing; anything else may have (an endpoint added, a validation created, a reset): open pages refetch.
-      if (request.method !== 'GET' && request.method !== 'HEAD') services.changes.notify('request');
+      // Reads change nothing; anything else that was carried out may have (an endpoint added, a validation created, a
+      // reset): open pages refetch. A refused call (401, 404, 422, ...) changed nothing, so it wakes no page (docs/fidelity.md row 93).
+      if (request.method !== 'GET' && request.method !== 'HEAD' && response.status >= 200 && response.status < 300) services.changes.notify('request');
       const control = match?.route.access.kind === 'control';
       // Bounded like the answers: a request with 60,000 violations keeps 100 of them and the count (docs/fidelity.md row 96).
       const violations = listIssues([...(context?.violations ?? []), ...problemIssues], (context?.violationsOmitted ?? 0) + problemIssuesOmitted);

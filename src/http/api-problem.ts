@@ -240,6 +240,14 @@ export const problems = {
       `Advancing ${seconds} s from ${now} would move simulated time past ${limit}, the last instant bvs-mock simulates (100 years after the clock's start, docs/fidelity.md). Advance at most ${maxSeconds} s, or POST /_mock/reset to go back to the start.`,
       [{ path: '$.seconds', code: 'too_big', message: `must be at most ${maxSeconds} at ${now}: simulated time ends at ${limit}` }],
     ),
+  streamReadersFull: (open: number, max: number, retryAfterS: number) =>
+    new ApiProblem(
+      'service_unavailable',
+      `${open} change-stream ${open === 1 ? 'reader' : 'readers'} (GET /_mock/stream: dashboard tabs, control.onChange listeners) ${open === 1 ? 'is' : 'are'} open, the most this bvs-mock serves at once (${max}, --max-stream-readers or BVS_MOCK_MAX_STREAM_READERS). Close dashboard tabs or stop listeners you no longer use (call the function control.onChange resolved with), try again after the Retry-After (${retryAfterS} s), or start bvs-mock with a higher --max-stream-readers.`,
+      [],
+      // The connection goes with the refusal: a crowd of refused readers must not hold the connections the API needs.
+      { 'retry-after': String(retryAfterS), connection: 'close' },
+    ),
   redactedSecret: (path: string) =>
     new ApiProblem(
       'validation_failed',

@@ -1,4 +1,5 @@
 import type { ChangeFeed } from './change-feed';
+import type { Pacer } from './pacer';
 import type { EmittedJournal } from './emitted-journal';
 import type { RunOutcome, SimulatedClock } from '../clock';
 import type { OrganizationRegistry } from '../config';
@@ -56,6 +57,10 @@ export interface ApiServices {
   /** Answer plain-HTTP requests with `https_required` (spec §5.1); off with `--http`. */
   requireHttps: boolean;
   bodyLimit: number;
+  /** Heavy requests (`Route.paced`) take turns through it, one per turn of the event loop. */
+  pacer: Pacer;
+  /** Bytes of JSON the items of one control list page take at most (`--max-page-bytes`, DEFAULT_MAX_PAGE_BYTES in page-query.ts). */
+  maxPageBytes: number;
   /** The bearer token the control API asks for (`--control-token`); null: the control API is open. */
   controlToken: string | null;
   /** The Host and Origin checks that keep web pages from driving bvs-mock (docs/fidelity.md rows 103, 104). */

@@ -22,6 +22,18 @@ export type ChangeListener = (notice: ChangeNotice) => void;
 export const CHANGE_NOTICE_MS = 150;
 
 /**
+ * Readers of `GET /_mock/stream` served at once unless told otherwise (`--max-stream-readers`). A dashboard tab
+ * holds one (a hidden tab none) and a test one per `control.onChange`, so 64 is more than a team opens at once;
+ * and it is an eighth of the connections bvs-mock's server holds (DEFAULT_MAX_CONNECTIONS, 512), so readers,
+ * which never hang up by themselves, cannot take the connections the API and health checks need
+ * (docs/fidelity.md row 101).
+ */
+export const DEFAULT_MAX_STREAM_READERS = 64;
+
+/** The largest `maxStreamReaders` a mock takes; bvs-mock's server takes at most half its connections (start-server.ts). */
+export const MAX_STREAM_READERS_LIMIT = 10_000;
+
+/**
  * Tells whoever watches (`GET /_mock/stream`: the dashboard, a test) that state changed, coalesced into
  * at most one small notice per {@link CHANGE_NOTICE_MS}. It holds no history, so a page left open for
  * days costs nothing, and a reset or a stop never waits for a reader.
@@ -32,15 +44,25 @@ export class ChangeFeed {
   private cancel: (() => void) | null = null;
   private sent = 0;
 
-  constructor(private readonly now: () => string) {}
+  /** `maxReaders`: listeners at once, default {@link DEFAULT_MAX_STREAM_READERS}. */
+  constructor(
+    private readonly now: () => string,
+    readonly maxReaders = DEFAULT_MAX_STREAM_READERS,
+  ) {}
 
   /** Readers now listening (tests check none is left behind). */
   get size(): number {
     return this.listeners.size;
   }
 
-  /** Adds a listener; returns the function that removes it. */
-  subscribe(listener: ChangeListener): () => void {
+  /** Whether `maxReaders` already listen, so one more would be refused. */
+  get full(): boolean {
+    return this.listeners.size >= this.maxReaders;
+  }
+
+  /** Adds a listener; returns the function that removes it, or null when `maxReaders` already listen. */
+  subscribe(listener: ChangeListener): (() => void) | null {
+    if (this.full) return null;
     this.listeners.add(listener);
     return () => {
       this.listeners.delete(listener);

@@ -1,4 +1,4 @@
-import { ChangeFeed } from './change-feed';
+import { ChangeFeed, DEFAULT_MAX_STREAM_READERS, MAX_STREAM_READERS_LIMIT } from './change-feed';
 import { EmittedJournal } from './emitted-journal';
 import { randomBytes } from 'node:crypto';
 import {
@@ -28,6 +28,8 @@ import type { AllowedHostsOption } from './allowed-hosts';
 import { BrowserGuard } from './browser-guard';
 import { createApiCore, type ApiCore } from './api-core';
 import { DEFAULT_BODY_LIMIT, type ApiServices, type DrainOptions } from './api-services';
+import { DEFAULT_MAX_PAGE_BYTES, PAGE_BYTES_RANGE } from './page-query';
+import { Pacer } from './pacer';
 import { RequestJournal } from './request-journal';
 import { resetMock } from './reset-mock';
 import { VERSION } from '../version';
@@ -127,6 +129,18 @@ export interface MockOptions {
   maxRunWaitMs?: number;
   /** How much state is kept (docs/fidelity.md, "Retention"). */
   retention?: RetentionOptions;
+  /**
+   * Readers of `GET /_mock/stream` (dashboard tabs, `control.onChange`) served at once (`--max-stream-readers`);
+   * one more is answered 503 `service_unavailable` with Retry-After. Default {@link DEFAULT_MAX_STREAM_READERS}
+   * (docs/fidelity.md row 101).
+   */
+  maxStreamReaders?: number;
+  /**
+   * Bytes of JSON the items of one control list page take at most (`--max-page-bytes`): a page ends before the
+   * item that would pass it, with `cut_by_size: true`, and its `next_cursor` goes on from there. Default
+   * {@link DEFAULT_MAX_PAGE_BYTES} (docs/fidelity.md row 102).
+   */
+  maxPageBytes?: number;
   /** Called after every delivery attempt. */
   onDeliveryAttempt?: DeliveriesOptions['onAttempt'];
   /** Called after every request, API and control, with its journal entry (`bvs-mock serve` logs them); `control` says which. */
@@ -166,6 +180,18 @@ export function createMock(options: MockOptions = {}): Mock {
   }
   if (options.tokenClock !== undefined && options.tokenClock !== 'simulated' && options.tokenClock !== 'wall') {
     throw new Error(`bvs-mock: tokenClock (--token-clock, BVS_MOCK_TOKEN_CLOCK) must be "simulated" or "wall", got ${JSON.stringify(options.tokenClock)}`);
+  }
+  const maxStreamReaders = options.maxStreamReaders ?? DEFAULT_MAX_STREAM_READERS;
+  if (!Number.isInteger(maxStreamReaders) || maxStreamReaders < 1 || maxStreamReaders > MAX_STREAM_READERS_LIMIT) {
+    throw new Error(
+      `bvs-mock: maxStreamReaders (--max-stream-readers, BVS_MOCK_MAX_STREAM_READERS) must be a whole number from 1 to ${MAX_STREAM_READERS_LIMIT}, got ${JSON.stringify(options.maxStreamReaders)}; leave it out for ${DEFAULT_MAX_STREAM_READERS}`,
+    );
+  }
+  const maxPageBytes = options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES;
+  if (!Number.isInteger(maxPageBytes) || maxPageBytes < PAGE_BYTES_RANGE.min || maxPageBytes > PAGE_BYTES_RANGE.max) {
+    throw new Error(
+      `bvs-mock: maxPageBytes (--max-page-bytes, BVS_MOCK_MAX_PAGE_BYTES) must be a whole number from ${PAGE_BYTES_RANGE.min} to ${PAGE_BYTES_RANGE.max} (64 MiB), got ${JSON.stringify(options.maxPageBytes)}; leave it out for ${DEFAULT_MAX_PAGE_BYTES} (1 MiB)`,
+    );
   }
   const seed = options.seed ?? 1;
   const config = options.config ?? BvsMockConfig.parse({});
@@ -209,7 +235,7 @@ export function createMock(options: MockOptions = {}): Mock {
   // Names this instance on its own deliveries, so a delivery pointed at bvs-mock itself is refused, not looped.
   const origin = randomBytes(12).toString('hex');
   // What `GET /_mock/stream` tells open pages; costs nothing while none listens.
-  const changes = new ChangeFeed(() => clock.iso());
+  const changes = new ChangeFeed(() => clock.iso(), maxStreamReaders);
   const deliveries = new Deliveries({
     clock,
     ids,
@@ -275,6 +301,8 @@ export function createMock(options: MockOptions = {}): Mock {
     strict: options.strict ?? false,
     requireHttps: options.requireHttps ?? true,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    maxPageBytes,
+    pacer: new Pacer(),
     controlToken: options.controlToken ?? null,
     browserGuard: new BrowserGuard({ allowedHosts: options.allowedHosts, publicUrl: options.publicUrl }),
     certificate: null,

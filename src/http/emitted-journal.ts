@@ -31,8 +31,14 @@ export class EmittedJournal {
     this.recorded += 1;
   };
 
-  /** Events after sequence `after` (oldest first) that match, at most `limit`, and whether more remain. */
-  list(filter: { after?: number; type?: string; validationId?: string; organizationId?: string; limit: number }): { events: EmittedEvent[]; more: boolean } {
+  /**
+   * Events after sequence `after` (oldest first) that match, at most `limit` and while `fits` takes them (the
+   * page's byte budget), and whether more remain.
+   */
+  list(filter: { after?: number; type?: string; validationId?: string; organizationId?: string; limit: number; fits?: (event: EmittedEvent) => boolean }): {
+    events: EmittedEvent[];
+    more: boolean;
+  } {
     const events: EmittedEvent[] = [];
     for (let position = Math.max(0, this.recorded - this.capacity); position < this.recorded; position += 1) {
       const event = this.ring[position % this.capacity]!;
@@ -40,7 +46,7 @@ export class EmittedJournal {
       if (filter.type !== undefined && event.type !== filter.type) continue;
       if (filter.validationId !== undefined && event.entity_validation_id !== filter.validationId) continue;
       if (filter.organizationId !== undefined && event.organization_id !== filter.organizationId) continue;
-      if (events.length === filter.limit) return { events, more: true };
+      if (events.length === filter.limit || filter.fits?.(event) === false) return { events, more: true };
       events.push(event);
     }
     return { events, more: false };

@@ -73,6 +73,12 @@ export interface RunningServer {
 /** TLS records start with this byte (a handshake); plain HTTP starts with a method's letter. */
 const TLS_HANDSHAKE = 0x16;
 
+/**
+ * Larger bodies are written a slice at a time, each once the socket drained the one before: a client that
+ * does not read then holds the answer once, not also its encrypted copy in TLS's and node's buffers.
+ */
+const WRITE_SLICE_BYTES = 64 * 1024;
+
 /** Node's own answer to a request that did not arrive in time (there is no 408 code in the error shape). */
 const REQUEST_TIMEOUT = Buffer.from(`HTTP/1.1 408 ${STATUS_CODES[408]}\r\nConnection: close\r\n\r\n`);
 
@@ -95,8 +101,10 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
     // Node would answer a missing Host with a bare 400; `handle` answers it in the error shape.
     requireHostHeader: false,
   };
+  // Per connection, the answer being written: a pipelined request waits for it (docs/fidelity.md row 102).
+  const turns: Turns = new WeakMap();
   // On the TLS port this server only sees connections that did not start TLS: one answer, then close (spec §5.1, §7.1).
-  const plain = createHttpServer(httpOptions, answerWith(options, { secure: false, closeAfter: options.tls !== null }));
+  const plain = createHttpServer(httpOptions, answerWith(options, { secure: false, closeAfter: options.tls !== null, turns }));
   const sockets = new Set<Socket>();
   const track = (socket: Socket) => {
     sockets.add(socket);
@@ -108,7 +116,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<Runni
   if (options.tls) {
     const secure = createHttpsServer(
       { ...httpOptions, cert: options.tls.cert, key: options.tls.key, handshakeTimeout: timeouts.handshakeMs },
-      answerWith(options, { secure: true, closeAfter: false }),
+      answerWith(options, { secure: true, closeAfter: false, turns }),
     );
     servers.push(secure);
     listener = createNetServer((socket) => {
@@ -274,12 +282,17 @@ function parseTarget(target: string): { pathname: string; searchParams: URLSearc
 /** A path with nothing for URL to normalize: no dot segments, escapes, query or fragment. */
 const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-]+)+\/?$/;
 
+/** Per connection, a promise of the answer being written out (or the connection gone); no entry when none is. */
+type Turns = WeakMap<Duplex, Promise<void>>;
+
 /** How one of the HTTP servers answers its requests. */
 interface AnswerMode {
   /** Whether the request arrived over TLS. */
   secure: boolean;
   /** Close the connection after the answer (plain HTTP on the TLS port). */
   closeAfter: boolean;
+  /** The server's answers being written, by connection; absent in someone else's server (the express middleware). */
+  turns?: Turns;
 }
 
 function answerWith(options: NodeServerOptions, mode: AnswerMode) {
@@ -300,15 +313,34 @@ export function answerNodeRequest(core: ApiCore, request: IncomingMessage, respo
 
 async function handle(
   options: Pick<NodeServerOptions, 'core' | 'bodyLimit' | 'logError'>,
-  { request, response, secure, closeAfter }: AnswerMode & { request: IncomingMessage; response: ServerResponse },
+  { request, response, secure, closeAfter, turns }: AnswerMode & { request: IncomingMessage; response: ServerResponse },
 ): Promise<void> {
   let phase: 'reading' | 'answering' | 'writing' = 'reading';
   // The idle timeout is for a silent client, not for the server's own time: an api_latency fault may hold an answer for minutes.
+  // It is also for a client that does not read: an answer its socket does not drain for that long is destroyed.
   response.on('timeout', () => {
     if (phase !== 'answering') response.destroy();
   });
+  const connection = request.socket;
+  // Pipelined requests are answered one at a time, each once the answer before it is written out: a client that
+  // sends many and reads none holds one answer, not one per request (docs/fidelity.md row 102).
+  const before = turns?.get(connection);
+  if (turns !== undefined) {
+    // Watched from its turn on, so a hundred requests waiting add no hundred listeners to the connection.
+    const mine = (before ?? Promise.resolve())
+      .then(() => (connection.destroyed ? undefined : writtenOut(response, connection)))
+      .then(() => {
+        if (turns.get(connection) === mine) turns.delete(connection);
+      });
+    turns.set(connection, mine);
+  }
   try {
     const body = await readBody(request, options.bodyLimit);
+    if (before !== undefined) {
+      await before;
+      // The connection went (a client that did not read, let go): its pipelined requests need no answer.
+      if (connection.destroyed) return;
+    }
     const url = parseTarget(request.url ?? '/');
     let answer: CoreResponse;
     if (request.httpVersion === '1.1' && request.headers.host === undefined) {
@@ -335,6 +367,13 @@ async function handle(
       openStream(request, response, answer, answer.stream);
       return;
     }
+    if (request.method !== 'HEAD' && answer.body.length > WRITE_SLICE_BYTES) {
+      const bytes = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
+      answer.headers['content-length'] = String(bytes.byteLength);
+      response.writeHead(answer.status, answer.headers);
+      writeSlices(response, bytes);
+      return;
+    }
     // The length up front: one write of head and body, no chunked encoding (bench:api).
     if (request.method !== 'HEAD')
       answer.headers['content-length'] = String(typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength);
@@ -359,6 +398,42 @@ async function handle(
       response.end(answer.body);
     }
   }
+}
+
+/** Resolves once `response` is written out to the kernel, or its connection is gone. */
+function writtenOut(response: ServerResponse, connection: Duplex): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('finish', done);
+      response.off('close', done);
+      connection.off('close', done);
+      resolve();
+    };
+    response.once('finish', done);
+    response.once('close', done);
+    connection.once('close', done);
+  });
+}
+
+/** Writes `bytes` {@link WRITE_SLICE_BYTES} at a time, the next once the socket drained; nothing more once the response is destroyed. */
+function writeSlices(response: ServerResponse, bytes: Uint8Array): void {
+  let offset = 0;
+  const next = () => {
+    while (!response.destroyed) {
+      const end = Math.min(offset + WRITE_SLICE_BYTES, bytes.byteLength);
+      const slice = bytes.subarray(offset, end);
+      offset = end;
+      if (offset === bytes.byteLength) {
+        response.end(slice);
+        return;
+      }
+      if (!response.write(slice)) {
+        response.once('drain', next);
+        return;
+      }
+    }
+  };
+  next();
 }
 
 /**

@@ -37,7 +37,14 @@ export class RequestJournal {
   }
 
   /** One page of recent entries, oldest first, after position `after`, and the position to continue from (null on the last page). */
-  page(options: { violationsOnly?: boolean; organizationId?: string; after?: number; limit: number }): { entries: JournalEntry[]; next: number | null } {
+  page(options: {
+    violationsOnly?: boolean;
+    organizationId?: string;
+    after?: number;
+    limit: number;
+    /** Whether an entry still fits the page (its byte budget); the first that does not ends the page. */
+    fits?: (entry: JournalEntry) => boolean;
+  }): { entries: JournalEntry[]; next: number | null } {
     const entries: JournalEntry[] = [];
     let last = -1;
     const first = Math.max(this.recorded - this.capacity, options.after === undefined ? 0 : options.after + 1);
@@ -46,6 +53,7 @@ export class RequestJournal {
       if (options.violationsOnly && entry.violations.length === 0) continue;
       if (options.organizationId !== undefined && entry.organization_id !== options.organizationId) continue;
       if (entries.length === options.limit) return { entries, next: last };
+      if (options.fits?.(entry) === false) return { entries, next: last };
       entries.push(entry);
       last = position;
     }

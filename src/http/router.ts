@@ -31,6 +31,11 @@ export interface Route {
    * left open changes no test's outcome.
    */
   forPeople?: boolean;
+  /**
+   * Its answer is heavy to make (a control list page, up to a megabyte of JSON): requests to it wait for their
+   * turn, one per turn of the event loop (Pacer), so a crowd of them never holds up other requests.
+   */
+  paced?: boolean;
   /** How its errors are written: the API's one shape (default), or RFC 6749 §5.2's for the token endpoint. */
   errorForm?: 'api' | 'oauth2';
   /** What the OpenAPI document says of it; every operation of the API has one (the document is built from these). */

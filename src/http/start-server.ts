@@ -1,6 +1,13 @@
 import { createMock, type Mock, type MockOptions } from './create-mock';
-import { startNodeServer, type ConnectionTimeouts, type RunningServer } from './node-server';
+import { DEFAULT_MAX_CONNECTIONS, startNodeServer, type ConnectionTimeouts, type RunningServer } from './node-server';
 import { selfSignedCertificate, type TlsMaterial } from './self-signed-certificate';
+
+/**
+ * The most change-stream readers bvs-mock's server takes (`--max-stream-readers`): half its connections, since
+ * readers hold theirs for as long as they read and the other half is for the API, health checks and the
+ * dashboard's own reads (docs/fidelity.md row 101).
+ */
+export const MAX_STREAM_READERS_OVER_SERVER = DEFAULT_MAX_CONNECTIONS / 2;
 
 /** Options of {@link startServer}: the mock's, plus where and how to listen. */
 export interface ServerOptions extends MockOptions {
@@ -38,6 +45,10 @@ export async function startServer(options: ServerOptions = {}): Promise<StartedS
   const host = options.host ?? '127.0.0.1';
   const publicHost = options.publicUrl === undefined ? [] : [new URL(options.publicUrl).hostname.replace(/^\[|\]$/g, '')];
   const tls = options.http ? null : (options.tls ?? (await selfSignedCertificate([host, ...publicHost, ...(options.tlsHostnames ?? [])])));
+  if (options.maxStreamReaders !== undefined && options.maxStreamReaders > MAX_STREAM_READERS_OVER_SERVER)
+    throw new Error(
+      `bvs-mock: maxStreamReaders (--max-stream-readers) is ${options.maxStreamReaders}; bvs-mock's server serves at most ${MAX_STREAM_READERS_OVER_SERVER}, half of the ${DEFAULT_MAX_CONNECTIONS} connections it holds at once, so stream readers never keep out API calls and health checks.`,
+    );
   // The names it was told it is reached by are answered for, beside those of allowedHosts (docs/fidelity.md row 104).
   const allowedHosts = options.allowedHosts === 'all' ? 'all' : [...(options.allowedHosts ?? []), host, ...(options.tlsHostnames ?? [])];
   const mock = createMock({ ...options, allowedHosts, requireHttps: options.requireHttps ?? !options.http });

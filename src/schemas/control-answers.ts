@@ -19,6 +19,15 @@ const organization = { organization_id: z.string().optional() };
 /** A page's cursor: pass it back as `cursor` for the next page; null on the last page. */
 const NextCursor = z.string().nullable().openapi({ description: 'Pass it back as `cursor` for the next page; null on the last page.' });
 
+/**
+ * Whether a page ended before `limit` because its next item would have passed the page's byte budget
+ * (1 MiB unless bvs-mock was started with `--max-page-bytes`; docs/fidelity.md row 102).
+ */
+export const CutBySize = z.boolean().openapi({
+  description:
+    'True when the page holds fewer than `limit` items because the next one would have taken it past the byte budget of a page (1 MiB unless bvs-mock was started with `--max-page-bytes`); `next_cursor` goes on from there. A page may hold fewer items than asked for: follow `next_cursor` until it is null instead of counting items.',
+});
+
 /** Delivery records by status. */
 export const DeliveryCounts = outbound(
   z.strictObject({ pending: z.number().int(), succeeded: z.number().int(), failed: z.number().int(), expired: z.number().int() }),
@@ -149,7 +158,7 @@ export const EmittedEvent = outbound(
   'EmittedEvent',
 );
 
-export const EmittedPage = outbound(z.strictObject({ events: z.array(EmittedEvent), next_cursor: NextCursor }), 'EmittedPage');
+export const EmittedPage = outbound(z.strictObject({ events: z.array(EmittedEvent), next_cursor: NextCursor, cut_by_size: CutBySize }), 'EmittedPage');
 
 export const SettledAnswer = outbound(z.strictObject({ entity_validation_id: idOf('evl'), settled: z.boolean() }), 'SettledAnswer');
 
@@ -181,7 +190,7 @@ export const JournalEntry = outbound(
   'JournalEntry',
 );
 
-export const JournalPage = outbound(z.strictObject({ requests: z.array(JournalEntry), next_cursor: NextCursor }), 'JournalPage');
+export const JournalPage = outbound(z.strictObject({ requests: z.array(JournalEntry), next_cursor: NextCursor, cut_by_size: CutBySize }), 'JournalPage');
 
 export const InputSuppliedAnswer = outbound(z.strictObject({ data_source_run_id: idOf('dsr'), status: z.literal('input_supplied') }), 'InputSuppliedAnswer');
 
@@ -196,7 +205,7 @@ export const WebhookEndpointSecretAnswer = outbound(z.strictObject({ webhook_end
 export const ControlWebhookEndpointList = outbound(z.strictObject({ webhook_endpoints: z.array(WebhookEndpoint) }), 'ControlWebhookEndpointList');
 
 export const DeliveryEventPage = outbound(
-  z.strictObject({ events: z.array(DeliveryEvent), counts: DeliveryCounts, next_cursor: NextCursor }),
+  z.strictObject({ events: z.array(DeliveryEvent), counts: DeliveryCounts, next_cursor: NextCursor, cut_by_size: CutBySize }),
   'DeliveryEventPage',
 );
 

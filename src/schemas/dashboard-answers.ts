@@ -1,3 +1,4 @@
+import { CutBySize } from './control-answers';
 import { DataSourceRunStatus } from './data-source-run';
 import { EntityValidation } from './entity-validation';
 import { Formation } from './formation';
@@ -48,6 +49,7 @@ export const ValidationSummaryPage = outbound(
     validations: z.array(ValidationSummary),
     total: z.number().int().openapi({ description: "The organization's validations kept, on every page." }),
     next_cursor: z.string().nullable().openapi({ description: 'Pass it back as `cursor` for the next (older) page; null on the last page.' }),
+    cut_by_size: CutBySize,
   }),
   'ValidationSummaryPage',
 );

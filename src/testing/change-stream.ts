@@ -44,7 +44,13 @@ export async function listenForChanges(options: ControlClientOptions, listener: 
 
 /** The stream's body as text, once its head says 200; refused with what to check otherwise. */
 async function openStream(url: URL, headers: Record<string, string>, ca: string | undefined, signal: AbortSignal): Promise<AsyncIterable<string>> {
-  const refused = (status: number | undefined) => new Error(`bvs-mock: GET /_mock/stream answered ${status}; is the control token (controlToken) right?`);
+  // A 401 is the token; anything else (503: too many readers open) says itself what to do.
+  const refused = (status: number | undefined, body: string) =>
+    new Error(
+      status === 401
+        ? `bvs-mock: GET /_mock/stream answered 401; is the control token (controlToken) right?`
+        : `bvs-mock: GET /_mock/stream answered ${status}: ${messageOf(body)}`,
+    );
   const unreachable = (error: Error) => new Error(`bvs-mock: cannot reach ${url.origin} for GET /_mock/stream: ${error.message}`, { cause: error });
   if (url.protocol === 'https:' && ca !== undefined) {
     // Node's fetch cannot be told to trust one certificate: node:https can.
@@ -53,10 +59,7 @@ async function openStream(url: URL, headers: Record<string, string>, ca: string 
       outgoing.on('error', (error) => reject(unreachable(error)));
       outgoing.end();
     });
-    if (answer.statusCode !== 200) {
-      answer.resume();
-      throw refused(answer.statusCode);
-    }
+    if (answer.statusCode !== 200) throw refused(answer.statusCode, await textOf(answer));
     answer.setEncoding('utf8');
     return answer;
   }
@@ -66,9 +69,31 @@ async function openStream(url: URL, headers: Record<string, string>, ca: string 
   } catch (error) {
     throw unreachable(error as Error);
   }
-  if (answer.status !== 200 || answer.body === null) {
-    await answer.body?.cancel();
-    throw refused(answer.status);
-  }
+  if (answer.status !== 200 || answer.body === null) throw refused(answer.status, await answer.text().catch(() => ''));
   return answer.body.pipeThrough(new TextDecoderStream());
+}
+
+/** The first 4 KiB of a refusal's body: an error answer is small, and nothing more is needed of it. */
+const REFUSAL_BYTES = 4096;
+
+async function textOf(answer: IncomingMessage): Promise<string> {
+  let text = '';
+  answer.setEncoding('utf8');
+  for await (const chunk of answer) {
+    text += chunk as string;
+    if (text.length >= REFUSAL_BYTES) break;
+  }
+  answer.destroy();
+  return text.slice(0, REFUSAL_BYTES);
+}
+
+/** The message of bvs-mock's error shape, or the text as it came. */
+function messageOf(body: string): string {
+  try {
+    const message = (JSON.parse(body) as { error?: { message?: unknown } }).error?.message;
+    if (typeof message === 'string') return message;
+  } catch {
+    // Not the error shape: say what came.
+  }
+  return body.slice(0, 500);
 }

@@ -299,10 +299,15 @@ export class BvsMockControl {
    * batches and runs, its information requests' (they carry its id).
    */
   async eventsFor(validationId: string): Promise<EmittedEvent[]> {
+    return this.allEmitted({ entity_validation_id: validationId });
+  }
+
+  /** Every emitted event that matches, across pages: a page may hold fewer than asked for (`cut_by_size`), so only a null `next_cursor` ends the list. */
+  private async allEmitted(query: { type?: EventType; entity_validation_id?: string }): Promise<EmittedEvent[]> {
     const all: EmittedEvent[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.emitted({ entity_validation_id: validationId, limit: 1000, cursor });
+      const page = await this.emitted({ ...query, limit: 1000, cursor });
       all.push(...page.events);
       cursor = page.next_cursor ?? undefined;
     } while (cursor !== undefined);
@@ -324,12 +329,14 @@ export class BvsMockControl {
     const accepts = typeof match === 'string' ? (event: EmittedEvent) => event.type === match : match;
     const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_WAIT_MS);
     for (;;) {
-      const events = options.validationId === undefined ? (await this.emitted({ limit: 1000 })).events : await this.eventsFor(options.validationId);
+      // Every page, of the one type asked for when it is a type: the event may be past the first page.
+      const events = await this.allEmitted({ type: typeof match === 'string' ? match : undefined, entity_validation_id: options.validationId });
       const found = events.find(accepts);
       if (found) return found;
       if (Date.now() > deadline) {
         const what = typeof match === 'string' ? match : 'an event the predicate accepts';
-        const seen = [...new Set(events.map((event) => event.type))].join(', ') || 'none';
+        const emitted = typeof match === 'string' ? await this.allEmitted({ entity_validation_id: options.validationId }) : events;
+        const seen = [...new Set(emitted.map((event) => event.type))].join(', ') || 'none';
         throw new Error(
           `bvs-mock: no ${what} was emitted${options.validationId ? ` for ${options.validationId}` : ''} within ${options.timeoutMs ?? DEFAULT_WAIT_MS} ms (emitted: ${seen}); is the clock moving?`,
         );

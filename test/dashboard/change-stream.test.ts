@@ -1,3 +1,4 @@
+import { CHANGE_NOTICE_MS } from '../../src/http/change-feed';
 import { connectBvsMock, type ChangeNotice } from '../../src/testing';
 import { startTestServer } from '../support/api-test-server';
 import { HAPPY_NO_PARTNERS } from '../support/built-in-tins';
@@ -95,6 +96,35 @@ test('is locked like the rest of the control API under --control-token', async (
     ]);
     expect((await t.call('/_mock/assets/..%2Fpackage.json')).status).toBe(404);
     expect((await t.call('/_mock')).headers.location).toBe('/_mock/');
+  } finally {
+    await t.close();
+  }
+});
+
+test('sends no change notice for a refused call: 401 without the token, 404, 405, 422 and a refused API create', async () => {
+  const t = await startTestServer({ controlToken: 'stream_token' });
+  try {
+    const token = { authorization: 'Bearer stream_token' };
+    const stream = await openEventStream(t.server.url, '/_mock/stream', { ca: t.server.certificate, headers: token });
+    await stream.waitFor(/event: ready/);
+    const refusals = [
+      await t.call('/_mock/reset', { method: 'POST' }),
+      await t.call('/_mock/reset', { method: 'POST' }),
+      await t.call('/_mock/reset', { method: 'POST' }),
+      await t.call('/_mock/no-such-thing', { method: 'POST', headers: token }),
+      await t.call('/_mock/clock', { method: 'DELETE', headers: token }),
+      await t.json('POST', '/_mock/clock/advance', { seconds: -1 }, token),
+      await t.json('POST', '/api/v2/entity_validations', { country: 'CL' }, { authorization: 'Bearer test_key_default' }),
+    ];
+    expect(refusals.map((answer) => answer.status)).toEqual([401, 401, 401, 404, 405, 422, 422]);
+    // Well past the gathering window: a notice for any of them would have gone out by now.
+    await new Promise((resolve) => setTimeout(resolve, 3 * CHANGE_NOTICE_MS));
+    expect(stream.received()).not.toMatch(/event: change/);
+    // A call that did change something still sends one.
+    expect((await t.call('/_mock/reset', { method: 'POST', headers: token })).status).toBe(200);
+    await stream.waitFor(/event: change\ndata: \{[^\n]*"reset"/);
+    expect(stream.received().match(/event: change/g)).toHaveLength(1);
+    stream.close();
   } finally {
     await t.close();
   }

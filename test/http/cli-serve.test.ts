@@ -9,6 +9,7 @@ import { startWebhookReceiver } from '../../src/testing';
 import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
 import { httpClient, type HttpAnswer } from '../support/https-client';
 import { freePort } from '../support/free-port';
+import { openEventStream } from '../support/event-stream';
 
 // `bvs-mock serve`, the built command line as users run it (docs/design.md, Command line): the banner,
 // readiness, clean stop, start-up errors, and the environment variables.
@@ -376,4 +377,39 @@ test.each([
   const served = serve(['--port', '0', flag, value]);
   expect((await served.exit).code).not.toBe(0);
   expect(served.stderr()).toContain(`${flag} must be a whole number from 1 to`);
+});
+
+test('--max-stream-readers caps the readers of GET /_mock/stream, and a value over half the connections is refused at start', async () => {
+  const served = serve(['--port', '0', '--http', '--max-stream-readers', '1']);
+  const url = urlOf(await served.banner);
+  const first = await openEventStream(url.origin, '/_mock/stream');
+  try {
+    expect(first.status).toBe(200);
+    const second = await openEventStream(url.origin, '/_mock/stream');
+    second.close();
+    expect(second.status).toBe(503);
+    expect(second.received()).toMatch(/1 change-stream reader .* is open/);
+  } finally {
+    first.close();
+  }
+  const refused = serve(['--port', '0', '--http'], { BVS_MOCK_MAX_STREAM_READERS: '300' });
+  expect(await refused.exit).toEqual({ code: 1, signal: null });
+  expect(refused.stderr()).toMatch(/--max-stream-readers must be a whole number from 1 to 256/);
+});
+
+test('BVS_MOCK_MAX_PAGE_BYTES cuts control list pages by size, and a budget under 1 KiB is refused at start', async () => {
+  const served = serve(['--port', '0', '--http'], { BVS_MOCK_MAX_PAGE_BYTES: '1024' });
+  const url = urlOf(await served.banner);
+  const client = httpClient({ baseUrl: url.origin, ca: null });
+  try {
+    // Each answered request is an entry of the journal: twenty of them pass 1 KiB.
+    for (let i = 0; i < 20; i += 1) await client.request('/api/v2/webhook_endpoints', { headers: { authorization: 'Bearer test_key_default' } });
+    const page = (await client.request('/_mock/requests?limit=1000')).json<{ requests: unknown[]; cut_by_size: boolean; next_cursor: string | null }>();
+    expect([page.cut_by_size, page.next_cursor === null, page.requests.length < 20]).toEqual([true, false, true]);
+  } finally {
+    client.close();
+  }
+  const refused = serve(['--port', '0', '--http', '--max-page-bytes', '100']);
+  expect(await refused.exit).toEqual({ code: 1, signal: null });
+  expect(refused.stderr()).toMatch(/--max-page-bytes must be a whole number from 1024 to 67108864/);
 });

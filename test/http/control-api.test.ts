@@ -90,7 +90,7 @@ test('POST /_mock/reset empties the state and moves the clock back to its start'
   expect(answer.json()).toMatchObject({ status: 'reset' });
   const view = await clock();
   expect(view).toMatchObject({ now: view.started_at, pending: 0, next_at: null });
-  expect((await t.call('/_mock/requests')).json()).toEqual({ requests: [], next_cursor: null });
+  expect((await t.call('/_mock/requests')).json()).toEqual({ requests: [], next_cursor: null, cut_by_size: false });
   expectApiError(await t.get(`/api/v2/entity_validations/${created.id}`), 404, 'not_found');
 });
 

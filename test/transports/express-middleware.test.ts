@@ -75,3 +75,26 @@ test('through the middleware, an unknown Host is refused (DNS rebinding) and so 
   expect(await status('/_mock/reset', 'POST', { origin: 'http://127.0.0.1:5173' })).toBe(403);
   expect(await status('/_mock/reset', 'POST', { origin: base })).toBe(200);
 });
+
+test('through the middleware too, a change-stream reader past maxStreamReaders gets 503 and the cap holds', async () => {
+  const capped = createMock({ clock: 'manual', requireHttps: false, maxStreamReaders: 2 });
+  const app = express();
+  app.use(bvsMockMiddleware(capped.core));
+  const cappedServer = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const cappedBase = `http://127.0.0.1:${(cappedServer.address() as AddressInfo).port}`;
+  const streams = [await openEventStream(cappedBase, '/_mock/stream'), await openEventStream(cappedBase, '/_mock/stream')];
+  try {
+    const third = await openEventStream(cappedBase, '/_mock/stream');
+    streams.push(third);
+    expect([third.status, third.headers['retry-after'] !== undefined]).toEqual([503, true]);
+    expect(third.received()).toMatch(/"code":"service_unavailable"/);
+    expect(capped.services.changes.size).toBe(2);
+  } finally {
+    for (const stream of streams) stream.close();
+    cappedServer.closeAllConnections();
+    await new Promise<void>((resolve) => cappedServer.close(() => resolve()));
+    capped.dispose();
+  }
+});

@@ -107,3 +107,22 @@ test('in-process, the base URL is answered under any name, and a page of another
   expect(await refused.json()).toMatchObject({ error: { code: 'forbidden_origin' } });
   expect((await fetch(`${BASE}/_mock/reset`, { method: 'POST', headers: { origin: BASE } })).status).toBe(200);
 });
+
+test('in-process too, a change-stream reader past maxStreamReaders gets 503 and the cap holds', async () => {
+  const capped = createMock({ clock: 'manual', maxStreamReaders: 2 });
+  const CAPPED = 'https://bvs-capped.test';
+  server.use(...createHandlers(capped.core, CAPPED));
+  const hangUp = new AbortController();
+  try {
+    const open = [await fetch(`${CAPPED}/_mock/stream`, { signal: hangUp.signal }), await fetch(`${CAPPED}/_mock/stream`, { signal: hangUp.signal })];
+    expect(open.map((answer) => answer.status)).toEqual([200, 200]);
+    const third = await fetch(`${CAPPED}/_mock/stream`, { signal: hangUp.signal });
+    expect([third.status, third.headers.get('retry-after') !== null]).toEqual([503, true]);
+    expect(await third.json()).toMatchObject({ error: { code: 'service_unavailable', status: 503 } });
+    expect(capped.services.changes.size).toBe(2);
+  } finally {
+    hangUp.abort();
+    server.resetHandlers();
+    capped.dispose();
+  }
+});

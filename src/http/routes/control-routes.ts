@@ -25,7 +25,7 @@ import {
 } from '../../schemas';
 import { problems, unwrap } from '../api-problem';
 import { jsonResponse } from '../core-types';
-import { encodeCursor, readPageQuery } from '../page-query';
+import { PageBudget, encodeCursor, readPageQuery } from '../page-query';
 import { checkBody } from '../read-body';
 import { IMITATES, VERSION } from '../../version';
 import type { Route } from '../router';
@@ -227,6 +227,7 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/emitted',
     operation: 'control.emitted',
     access: control,
+    paced: true,
     document: {
       tags: ['Validations'],
       summary: 'The events emitted since the last reset',
@@ -239,14 +240,16 @@ export const controlRoutes: Route[] = [
     handle(context) {
       const { query } = context.request;
       const page = readPageQuery(context.request);
+      const budget = new PageBudget(context.services.maxPageBytes);
       const { events, more } = context.services.emitted.list({
         organizationId: context.organizationId,
         type: query.get('type') ?? undefined,
         validationId: query.get('entity_validation_id') ?? undefined,
         after: page.after,
         limit: page.limit,
+        fits: budget.fits,
       });
-      return jsonResponse(200, { events, next_cursor: more ? encodeCursor(events.at(-1)!.sequence) : null });
+      return budget.answer('events', { next_cursor: more ? encodeCursor(events.at(-1)!.sequence) : null });
     },
   },
   {
@@ -274,6 +277,7 @@ export const controlRoutes: Route[] = [
     pattern: '/_mock/requests',
     operation: 'control.requests',
     access: control,
+    paced: true,
     document: {
       tags: ['Journal and report'],
       summary: "The journal of the client's API requests",
@@ -285,13 +289,15 @@ export const controlRoutes: Route[] = [
     handle(context) {
       const { query } = context.request;
       const page = readPageQuery(context.request);
-      const { entries, next } = context.services.journal.page({
+      const budget = new PageBudget(context.services.maxPageBytes);
+      const { next } = context.services.journal.page({
         violationsOnly: query.get('violations') === 'true',
         organizationId: query.get('organization_id') ?? undefined,
         after: page.after,
         limit: page.limit,
+        fits: budget.fits,
       });
-      return jsonResponse(200, { requests: entries, next_cursor: encodeCursor(next) });
+      return budget.answer('requests', { next_cursor: encodeCursor(next) });
     },
   },
   {

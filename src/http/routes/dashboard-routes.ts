@@ -3,7 +3,7 @@ import { ChangeNoticeData, OrganizationList, OrganizationQuery, ValidationListQu
 import { problems } from '../api-problem';
 import { CHANGE_NOTICE_MS, type ChangeNotice } from '../change-feed';
 import { jsonResponse } from '../core-types';
-import { encodeCursor, readPageQuery } from '../page-query';
+import { PageBudget, encodeCursor, readPageQuery } from '../page-query';
 import type { Route } from '../router';
 
 const control = { kind: 'control' as const };
@@ -19,6 +19,12 @@ export const STREAM_HEARTBEAT_MS = 15_000;
 
 /** How long a browser waits before it reconnects a dropped stream (the `retry:` field of server-sent events). */
 const STREAM_RETRY_MS = 3_000;
+
+/**
+ * The Retry-After of a reader refused because the stream is full: readers leave only when someone closes a
+ * tab or stops a test, so asking again sooner than 10 s mostly finds the same count.
+ */
+export const STREAM_FULL_RETRY_S = 10;
 
 const sse = (event: string, data: unknown, id?: number) => `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
@@ -54,6 +60,7 @@ export const dashboardRoutes: Route[] = [
     pattern: '/_mock/entity_validations',
     operation: 'control.validations.list',
     access: control,
+    paced: true,
     pure: true,
     document: {
       tags: ['Validations'],
@@ -65,8 +72,9 @@ export const dashboardRoutes: Route[] = [
     },
     handle(context) {
       const page = readPageQuery(context.request);
-      const { validations, total, next } = context.services.engine.listValidations(context.organizationId, { before: page.after, limit: page.limit });
-      return jsonResponse(200, { validations, total, next_cursor: encodeCursor(next) });
+      const budget = new PageBudget(context.services.maxPageBytes);
+      const { total, next } = context.services.engine.listValidations(context.organizationId, { before: page.after, limit: page.limit, fits: budget.fits });
+      return budget.answer('validations', { total, next_cursor: encodeCursor(next) });
     },
   },
   {
@@ -102,9 +110,12 @@ export const dashboardRoutes: Route[] = [
       summary: 'Live notices of change (server-sent events)',
       description: `A \`text/event-stream\` that stays open: \`ready\` once, then a \`change\` event whenever events were emitted, a delivery attempt ended, a request changed state, the clock moved or bvs-mock was reset, at most one per ${CHANGE_NOTICE_MS} ms, each saying only what kind of thing changed (fetch what you show). A comment line every ${STREAM_HEARTBEAT_MS / 1000} s keeps it alive. What the dashboard listens to.`,
       answer: { status: 200, description: 'The stream; each `data:` line is JSON of this shape.', schema: ChangeNoticeData, contentType: 'text/event-stream' },
+      errors: ['service_unavailable'],
     },
     handle(context) {
       const { changes, clock } = context.services;
+      // Readers never hang up by themselves: past the cap a reader is refused, so they never take every connection (docs/fidelity.md row 101).
+      if (changes.full) throw problems.streamReadersFull(changes.size, changes.maxReaders, STREAM_FULL_RETRY_S);
       return {
         status: 200,
         headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
@@ -117,6 +128,12 @@ export const dashboardRoutes: Route[] = [
             const send = (chunk: string) => {
               if (!write(chunk)) end();
             };
+            const unsubscribe = changes.subscribe((notice: ChangeNotice) => send(sse('change', notice, notice.id)));
+            if (unsubscribe === null) {
+              // Readers that passed the check above together, before any stream opened: the cap still holds.
+              end();
+              return () => {};
+            }
             const heartbeat = () => {
               if (closed) return;
               stopHeartbeat = afterRealTime(STREAM_HEARTBEAT_MS, () => {
@@ -125,7 +142,6 @@ export const dashboardRoutes: Route[] = [
               });
             };
             heartbeat();
-            const unsubscribe = changes.subscribe((notice: ChangeNotice) => send(sse('change', notice, notice.id)));
             return () => {
               closed = true;
               stopHeartbeat();

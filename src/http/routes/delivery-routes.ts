@@ -21,7 +21,7 @@ import {
 } from '../../schemas';
 import { problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
-import { encodeCursor, readPageQuery } from '../page-query';
+import { PageBudget, encodeCursor, readPageQuery } from '../page-query';
 import { checkBody } from '../read-body';
 import type { RouteContext } from '../route-context';
 import type { Route } from '../router';
@@ -163,6 +163,7 @@ export const deliveryRoutes: Route[] = [
     pattern: '/_mock/events',
     operation: 'control.events.list',
     access: control,
+    paced: true,
     document: {
       tags: ['Delivery events'],
       summary: 'Delivery records, with their attempts',
@@ -181,7 +182,8 @@ export const deliveryRoutes: Route[] = [
           [{ path: '$query.order', code: 'invalid_value', message: `must be oldest or newest, got ${JSON.stringify(order)}` }],
           'query',
         );
-      const { events, next } = context.services.deliveries.page({
+      const budget = new PageBudget(context.services.maxPageBytes);
+      const { next } = context.services.deliveries.page({
         newestFirst: order === 'newest',
         organizationId: context.organizationId,
         type: value('type'),
@@ -191,8 +193,9 @@ export const deliveryRoutes: Route[] = [
         validationId: value('entity_validation_id'),
         after: page.after,
         limit: page.limit,
+        fits: budget.fits,
       });
-      return jsonResponse(200, { events, counts: context.services.deliveries.counts(), next_cursor: encodeCursor(next) });
+      return budget.answer('events', { counts: context.services.deliveries.counts(), next_cursor: encodeCursor(next) });
     },
   },
   {
