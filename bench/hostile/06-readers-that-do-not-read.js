@@ -15,7 +15,7 @@ const tls = require('node:tls');
 const VALIDATIONS = 84;
 const NON_READERS = 450;
 /** Requests each non-reading connection sends at once: before, each was answered (and held) at once. */
-const PIPELINED = 4;
+const PIPELINED = 2;
 const READERS = 64;
 /**
  * How long the non-readers are watched at most: the server lets a connection go 10 s (its idle timeout) after

@@ -114,10 +114,14 @@ export function createApiCore(services: ApiServices): ApiCore {
         context = makeContext(services, request, match, requestId, services.engine.stateVersion + writes);
         const route = match.route;
         // A heavy answer waits for its turn, once the caller is known to be let in (docs/fidelity.md row 102).
-        if (route.paced === true) await services.pacer.turn();
+        const endTurn = route.paced === true ? await services.pacer.turn() : undefined;
         const routeContext = context;
-        // One request, one instant of simulated time, across the handler's awaits too (SimulatedClock.hold).
-        response = route.holdsClock === false ? await route.handle(routeContext) : await services.clock.hold(() => route.handle(routeContext));
+        try {
+          // One request, one instant of simulated time, across the handler's awaits too (SimulatedClock.hold).
+          response = route.holdsClock === false ? await route.handle(routeContext) : await services.clock.hold(() => route.handle(routeContext));
+        } finally {
+          endTurn?.();
+        }
       } catch (error) {
         if (error === RESET) {
           response = { status: 0, headers: {}, body: '', resetConnection: true };

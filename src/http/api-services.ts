@@ -57,7 +57,7 @@ export interface ApiServices {
   /** Answer plain-HTTP requests with `https_required` (spec §5.1); off with `--http`. */
   requireHttps: boolean;
   bodyLimit: number;
-  /** Heavy requests (`Route.paced`) take turns through it, one per turn of the event loop. */
+  /** Heavy requests (`Route.paced`) take turns through it, one at a time with a rest after each. */
   pacer: Pacer;
   /** Bytes of JSON the items of one control list page take at most (`--max-page-bytes`, DEFAULT_MAX_PAGE_BYTES in page-query.ts). */
   maxPageBytes: number;

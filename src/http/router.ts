@@ -32,8 +32,8 @@ export interface Route {
    */
   forPeople?: boolean;
   /**
-   * Its answer is heavy to make (a control list page, up to a megabyte of JSON): requests to it wait for their
-   * turn, one per turn of the event loop (Pacer), so a crowd of them never holds up other requests.
+   * Its answer is heavy to make (a control list page, up to a megabyte of JSON): requests to it take turns, one
+   * at a time with a rest after each (Pacer), so a crowd of them never holds up other requests.
    */
   paced?: boolean;
   /** How its errors are written: the API's one shape (default), or RFC 6749 §5.2's for the token endpoint. */

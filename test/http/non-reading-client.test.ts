@@ -1,4 +1,4 @@
-import { connect as connectTls, type TLSSocket } from 'node:tls';
+import { connect as connectTls, createSecureContext, type TLSSocket } from 'node:tls';
 import { setTimeout as delay } from 'node:timers/promises';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
 import { startTestServer, type TestServer } from '../support/api-test-server';
@@ -122,3 +122,31 @@ test('a crowd of requests for large pages takes turns: a health check sent after
     for (const socket of sockets) socket.destroy();
   }
 }, 30_000);
+
+test('while a crowd of page requests takes turns, new connections are still let in: a health check on a fresh one, opened after a burst of 150, is answered before most pages', async () => {
+  const BURST = 150;
+  const sockets: TLSSocket[] = [];
+  const secureContext = createSecureContext({ ca: t.server.certificate! });
+  try {
+    order.length = 0;
+    for (let i = 0; i < BURST; i += 1) {
+      const socket = connectTls({ host: '127.0.0.1', port: t.server.port, secureContext, servername: 'localhost' }, () =>
+        socket.write('GET /_mock/events?limit=1000&order=newest HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'),
+      );
+      socket.on('error', () => undefined);
+      sockets.push(socket);
+    }
+    // Once the first pages are being made, a health check on a connection of its own.
+    while (!order.includes('/_mock/events')) await delay(5);
+    const health = connectTls({ host: '127.0.0.1', port: t.server.port, secureContext, servername: 'localhost' }, () =>
+      health.write('GET /_mock/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'),
+    );
+    health.on('error', () => undefined);
+    sockets.push(health);
+    await new Promise<void>((resolve) => health.once('data', () => resolve()));
+    const pagesBefore = order.slice(0, order.indexOf('/_mock/health')).filter((path) => path === '/_mock/events').length;
+    expect(pagesBefore).toBeLessThan(BURST / 2);
+  } finally {
+    for (const socket of sockets) socket.destroy();
+  }
+}, 60_000);
