@@ -23,19 +23,18 @@ afterEach(async () => {
 
 test('an attempt to a receiver that never answers ends as timeout, even when garbage is collected while it waits', async () => {
   hanging = await startHangingTcpReceiver();
-  const abort = new AbortController();
   let result: PostResult | undefined;
-  const attempt = post({ url: hanging.url, headers: {}, body: '{}', timeoutMs: 500, insecureTls: false, signal: abort.signal }).then(
+  const attempt = post({ url: hanging.url, headers: {}, body: '{}', timeoutMs: 500, insecureTls: false, signal: new AbortController().signal }).then(
     (ended) => (result = ended),
   );
-  for (let waited = 0; waited < 3_000 && result === undefined; waited += 100) {
+  // Garbage is collected until the attempt ends by itself; one that never ends fails at jest's timeout.
+  while (result === undefined) {
     gc();
     await sleep(100);
   }
-  abort.abort();
   await attempt;
   expect(result).toMatchObject({ status: null, error: 'timeout' });
-  expect(result!.durationMs).toBeLessThan(3_000);
+  expect(result.durationMs).toBeGreaterThanOrEqual(500);
 });
 
 test('an attempt without a reset signal times out too, and a reset ends an attempt at once as cancelled', async () => {
