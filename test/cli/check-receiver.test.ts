@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
+import { buildCliIfStale, runCli, spawnCli, stopSpawned, type CliRun } from '../support/built-cli';
 import { RECEIVER_SECRET, correct, receiver, trustsAnyone, type Handle } from '../support/graded-receivers';
 import { HAVE_XMLLINT, expectValidJunit } from '../support/junit-schema';
 import { startRawTcpReceiver } from '../support/raw-tcp-receiver';
@@ -18,16 +18,10 @@ beforeAll(() => {
 afterEach(stopSpawned);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-async function checkReceiverCli(handle: Handle, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function checkReceiverCli(handle: Handle, args: string[]): Promise<CliRun> {
   const target = await receiver(handle);
   try {
-    const child = spawnCli(['check-receiver', target.url, ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    return { code, stdout, stderr };
+    return await runCli(['check-receiver', target.url, ...args]);
   } finally {
     await target.close();
   }
@@ -66,22 +60,11 @@ test('--format json prints the whole report; a bad --auth or URL is refused with
   expect(stderr).toContain('must be http:// or https://');
 });
 
-/** Runs the built `check-receiver` with these arguments, to its exit. */
-async function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawnCli(['check-receiver', ...args]);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { code, stdout, stderr };
-}
-
 // Regression: an answer that declared Content-Length: 1000, sent 7 bytes and closed passed as acknowledged.
 test('an answer cut short before its Content-Length fails every acknowledgement, naming spec §6 rule 4, and exits 1', async () => {
   const raw = await startRawTcpReceiver('HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nabcdefg');
   try {
-    const { code, stdout } = await runCli([raw.url]);
+    const { code, stdout } = await runCli(['check-receiver', raw.url]);
     expect(code).toBe(1);
     expect(stdout).toMatch(/FAIL\s+acknowledge:data_source_run_batch\.ready\s+200 cut short \d+ ms/);
     expect(stdout).toContain(
@@ -95,7 +78,7 @@ test('an answer cut short before its Content-Length fails every acknowledgement,
 
 // Regression: the command line took URLs with credentials, and told a closed port from one that never answers.
 test('a URL with credentials is refused with exit 2, without repeating them; a closed port and a silent one print the same lines', async () => {
-  const refused = await runCli(['http://tester:hunter2@127.0.0.1:9/hooks']);
+  const refused = await runCli(['check-receiver', 'http://tester:hunter2@127.0.0.1:9/hooks']);
   expect(refused.code).toBe(2);
   expect(refused.stderr).toContain('bvs-mock check-receiver: the receiver URL http://127.0.0.1:9/hooks carries credentials (user:password@)');
   expect(refused.stderr).toContain('--auth secret:<secret>');
@@ -104,7 +87,7 @@ test('a URL with credentials is refused with exit 2, without repeating them; a c
   for (const silence of ['closed', 'hang'] as const) {
     const port = await startSilentPort(silence);
     try {
-      const { code, stdout } = await runCli([port.url, '--timeout', '150']);
+      const { code, stdout } = await runCli(['check-receiver', port.url, '--timeout', '150']);
       expect(code).toBe(1);
       outputs.push(stdout.replace(port.url, 'URL'));
     } finally {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EVENT_EXAMPLES, exampleEntityValidation } from '../../src/schemas';
-import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
+import { buildCliIfStale, runCli, stopSpawned } from '../support/built-cli';
 
 // Regressions of `bvs-mock validate`, through the built command line: `--schema __proto__` and `--schema constructor`
 // printed "schema.safeParse is not a function" (the name was looked up on a plain object, prototype included); the
@@ -23,15 +23,7 @@ function file(name: string, text: string): string {
   return path;
 }
 
-async function validate(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawnCli(['validate', ...args]);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { code, stdout, stderr };
-}
+const validate = (args: string[]) => runCli(['validate', ...args]);
 
 /** C0 and C1 control characters other than the newline that ends each line. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -93,10 +85,7 @@ test('a scenario file whose key holds escape codes is refused with the key print
       '',
     ].join('\n'),
   );
-  const child = spawnCli(['scenarios', '--scenarios', dir]);
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const { code, stderr } = await runCli(['scenarios', '--scenarios', dir]);
   expect(code).toBe(1);
   expect(stderr).toContain('"bo\\u001b[31mgus" is not a known field here');
   expect(stderr.replace(/\n$/, '')).not.toMatch(CONTROL);

@@ -40,6 +40,24 @@ export function spawnCli(args: string[], env: Record<string, string> = {}): Chil
   return child;
 }
 
+/** What a command printed, and its exit code. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `bvs-mock ARGS` (through {@link spawnCli}) to its exit, gathering what it prints. */
+export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const child = spawnCli(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stdout, stderr };
+}
+
 /** Stops every process {@link spawnCli} started that is still running, by its own handle (for `afterEach`). */
 export async function stopSpawned(): Promise<void> {
   await Promise.all(
