@@ -21,15 +21,8 @@ export async function startRawTcpReceiver(answer: string | Buffer): Promise<RawT
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
-    let buffered = Buffer.alloc(0);
-    socket.on('data', (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      const end = buffered.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const length = Number(/content-length:\s*(\d+)/i.exec(buffered.subarray(0, end).toString('latin1'))?.[1] ?? 0);
-      if (buffered.length < end + 4 + length) return;
+    onEachRequest(socket, () => {
       requests += 1;
-      buffered = Buffer.alloc(0);
       socket.end(answer);
     });
   });
@@ -77,15 +70,8 @@ export async function startHangingTcpReceiver(): Promise<HangingTcpReceiver> {
     socket.once('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
     // Reads everything, so the sender's writes never block: it waits for an answer, not for a window.
-    let buffered = Buffer.alloc(0);
-    socket.on('data', (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      const end = buffered.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const length = Number(/content-length:\s*(\d+)/i.exec(buffered.subarray(0, end).toString('latin1'))?.[1] ?? 0);
-      if (buffered.length < end + 4 + length) return;
+    onEachRequest(socket, () => {
       requests += 1;
-      buffered = Buffer.alloc(0);
       if (answering) socket.end('HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
     });
   });
@@ -105,4 +91,18 @@ export async function startHangingTcpReceiver(): Promise<HangingTcpReceiver> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** Reads a socket's HTTP requests (head, then a body of its Content-Length) and calls `onRequest` as each one completes. */
+function onEachRequest(socket: Socket, onRequest: () => void): void {
+  let buffered = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    const end = buffered.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    const length = Number(/content-length:\s*(\d+)/i.exec(buffered.subarray(0, end).toString('latin1'))?.[1] ?? 0);
+    if (buffered.length < end + 4 + length) return;
+    buffered = Buffer.alloc(0);
+    onRequest();
+  });
 }
