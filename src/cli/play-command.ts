@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { loadScenarioFile, ScenarioFileError } from '../engine/scenarios';
 import { didYouMean } from '../engine/scenarios/closest-names';
-import { createMock } from '../http/create-mock';
+import { createMock } from '../mock/create-mock';
 import type { DeliveryAttempt, DeliveryEvent } from '../schemas';
 
 /** Options of `bvs-mock play`. */

@@ -1,17 +1,18 @@
 import { writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { buildContractReport, formatOfFile, renderReport } from '../contract';
+import { formatOfFile, renderReport } from '../contract';
+import { contractReportOf } from '../api/routes/report-route';
 import { DEFAULT_MAX_RUN_WAIT_MS, MAX_RUN_WAIT_MS, isClockMode, resolveStartTime, START_TIME_FORMS, type ClockMode } from '../clock';
 import { loadConfig } from '../config';
 import { readRegularFile } from '../files/read-regular-file';
 import { MAX_STREAM_READERS_OVER_SERVER, startServer, type StartedServer } from '../http/start-server';
-import { DEFAULT_MAX_STREAM_READERS } from '../http/change-feed';
-import { DEFAULT_MAX_PAGE_BYTES, PAGE_BYTES_RANGE } from '../http/page-query';
+import { DEFAULT_MAX_STREAM_READERS } from '../world/change-feed';
+import { DEFAULT_MAX_PAGE_BYTES, PAGE_BYTES_RANGE } from '../api/page-query';
 import { DEFAULT_MAX_DELIVERY_RECORDS, DEFAULT_MAX_PENDING_PER_RECEIVER } from '../delivery/deliveries';
 import { DEFAULT_MAX_VALIDATIONS } from '../engine';
-import { DEFAULT_MAX_JOURNAL_ENTRIES } from '../http/request-journal';
-import type { TokenClock } from '../http/access-tokens';
+import { DEFAULT_MAX_JOURNAL_ENTRIES } from '../world/request-journal';
+import type { TokenClock } from '../world/access-tokens';
 import { openControlWarning, runningModes, startBanner } from './start-banner';
 import { ServeLog, type LogFormat } from './serve-log';
 
@@ -457,7 +458,7 @@ function readPem(file: string, flag: string): string {
 function writeReport(server: StartedServer, file: string): boolean {
   const format = formatOfFile(file);
   try {
-    writeFileSync(file, renderReport(buildContractReport(server.services), format, server.services.clock.nowDate()));
+    writeFileSync(file, renderReport(contractReportOf(server.services), format, server.services.clock.nowDate()));
     process.stdout.write(`bvs-mock: contract report (${format}) written to ${file}\n`);
     return true;
   } catch (error) {

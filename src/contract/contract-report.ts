@@ -1,12 +1,16 @@
 import type { Deliveries } from '../delivery/deliveries';
-import type { RequestJournal } from '../http/request-journal';
-import { buildOpenApiDocument } from '../openapi';
 import { MAX_REQUESTS_PER_SECOND } from '../faults/client-observer';
-import { EVENT_TYPES, type ClientBehaviourFinding, type ContractReport, type EndpointReceiverCheck } from '../schemas';
+import { EVENT_TYPES, type ClientBehaviourFinding, type ContractReport, type EndpointReceiverCheck, type JournalEntry } from '../schemas';
 
 /** What the contract report reads: the request journal, the deliveries and the events emitted since the last reset. */
 export interface ContractReportSources {
-  journal: RequestJournal;
+  /** The API's documented operations (their operationIds), in the document's order: what "not exercised" lists. */
+  operations: readonly string[];
+  journal: {
+    operationCounts(): Record<string, number>;
+    list(options: { violationsOnly: true }): JournalEntry[];
+    violationCounts(): { requests: number; issues: number };
+  };
   deliveries: Pick<Deliveries, 'countsByType' | 'receiverFindings'>;
   emittedEvents: ReadonlyMap<string, number>;
   receiverChecks: { list(): EndpointReceiverCheck[] };
@@ -22,23 +26,12 @@ export const QUICK_ANSWER_MS = 1_000;
 /** Requests with violations the report lists in full: the most recent ones (the count covers them all). */
 export const REPORTED_VIOLATING_REQUESTS = 100;
 
-let operationIds: string[] | undefined;
-
-/** The operationIds of the document: exactly the API's operations (a test keeps routes and document equal). */
-function documentedOperations(): string[] {
-  operationIds ??= Object.values(buildOpenApiDocument().paths ?? {}).flatMap((item) =>
-    Object.values(item as Record<string, { operationId?: string }>).map((operation) => operation.operationId ?? ''),
-  );
-  return operationIds;
-}
-
 /**
  * Which API operations the client called and which it never did, which event types were emitted and how
  * their deliveries ended, and the contract violations found in the client's requests.
  */
-export function buildContractReport({ journal, deliveries, emittedEvents, receiverChecks, observer }: ContractReportSources): ContractReport {
+export function buildContractReport({ operations, journal, deliveries, emittedEvents, receiverChecks, observer }: ContractReportSources): ContractReport {
   const calls = journal.operationCounts();
-  const operations = documentedOperations();
   const violating = journal.list({ violationsOnly: true }).slice(-REPORTED_VIOLATING_REQUESTS);
   return {
     operations: {

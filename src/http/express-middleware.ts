@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApiCore } from './api-core';
+import type { ApiCore } from '../api/api-core';
 
 /**
  * A connect-style middleware, as express mounts it. Written out here so bvs-mock's types need no
@@ -8,7 +8,7 @@ import type { ApiCore } from './api-core';
 export type ConnectMiddleware = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
 import { handlersWith } from './msw-handlers';
 import { answerNodeRequest } from './node-server';
-import { CHANGE_STREAM_PATH } from './routes/dashboard-routes';
+import { CHANGE_STREAM_PATH } from '../api/routes/dashboard-routes';
 import { vendoredMsw } from './vendored-msw';
 
 /**

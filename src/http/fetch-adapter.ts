@@ -1,4 +1,4 @@
-import type { CoreRequest, CoreResponse, ResponseStream } from './core-types';
+import type { CoreRequest, CoreResponse, ResponseStream } from '../api/core-types';
 
 /**
  * Converts a fetch `Request` (what msw hands to handlers) into a core request. A fetch request carries no

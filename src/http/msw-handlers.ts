@@ -1,5 +1,5 @@
 import type { HttpHandler } from 'msw';
-import type { ApiCore } from './api-core';
+import type { ApiCore } from '../api/api-core';
 import { fromFetchRequest, toFetchResponse } from './fetch-adapter';
 
 /**

@@ -2,9 +2,9 @@ import { STATUS_CODES, createServer as createHttpServer, type IncomingMessage, t
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { ApiCore } from './api-core';
-import { problems, type ApiProblem } from './api-problem';
-import type { CoreRequest, CoreResponse, ResponseStream } from './core-types';
+import type { ApiCore } from '../api/api-core';
+import { problems, type ApiProblem } from '../api/api-problem';
+import type { CoreRequest, CoreResponse, ResponseStream } from '../api/core-types';
 
 /**
  * How long each stage of a connection may take before the server closes it, in real

@@ -1,4 +1,4 @@
-import { createMock, type Mock, type MockOptions } from './create-mock';
+import { createMock, type Mock, type MockOptions } from '../mock/create-mock';
 import { DEFAULT_MAX_CONNECTIONS, startNodeServer, type ConnectionTimeouts, type RunningServer } from './node-server';
 import { selfSignedCertificate, type TlsMaterial } from './self-signed-certificate';
 

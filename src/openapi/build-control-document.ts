@@ -1,5 +1,5 @@
 import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { controlOperations } from '../http/routes/control-operations';
+import { controlOperations } from '../api/routes/control-operations';
 import { VERSION } from '../version';
 import { generateDocument, type OpenApiDocument } from './build-document';
 import { registerRoutes } from './register-routes';

@@ -1,6 +1,6 @@
 import { VERSION } from '../version';
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { apiOperations } from '../http/routes/api-operations';
+import { apiOperations } from '../api/routes/api-operations';
 import { registerRoutes } from './register-routes';
 import { registerSecuritySchemes } from './security';
 import { registerWebhooks } from './register-webhooks';

@@ -1,9 +1,9 @@
 import type { OpenAPIRegistry, RouteConfig, ZodContentObject } from '@asteasolutions/zod-to-openapi';
 import type { ZodType } from 'zod';
-import type { Route } from '../http/router';
+import type { Route } from '../api/router';
 import { API_ERROR_STATUS, type ApiErrorCode } from '../schemas';
 import { errorResponses, oauthErrorResponses } from './error-responses';
-import { OPEN_CONTROL_OPERATIONS } from '../http/open-control-operations';
+import { OPEN_CONTROL_OPERATIONS } from '../api/open-control-operations';
 import { CONTROL_SECURITY, requires } from './security';
 
 /** Who may call it, as the document says: an API credential with its scope, the control token, or anyone. */

@@ -1,4 +1,9 @@
-import { createMock } from '../http/create-mock';
+import { createClock } from '../clock';
+import { OrganizationRegistry } from '../config';
+import { Engine, IdSource } from '../engine';
+import { ScenarioLibrary, generateScenario } from '../engine/scenarios';
+import { UrlSigner } from '../reports/url-signer';
+import { BvsMockConfig } from '../schemas';
 import { ID_PREFIXES, type EventType } from '../schemas';
 
 /** A webhook body as bvs-mock sends it: `type` and one resource key. */
@@ -30,26 +35,37 @@ let cached: ProbePayloads | undefined;
  */
 export async function probePayloads(): Promise<ProbePayloads> {
   if (cached) return cached;
-  const mock = createMock({ clock: 'instant', seed: PROBE_SEED, startTime: '2026-01-15T10:00:00Z' });
+  // A manual clock of its own, run to the end of each play: nothing is delivered, so nothing is waited for.
+  const clock = createClock({ mode: 'manual', start: Date.parse('2026-01-15T10:00:00Z') });
+  const registry = new OrganizationRegistry(BvsMockConfig.parse({}));
+  const scenarios = ScenarioLibrary.builtIn();
+  const engine = new Engine({
+    clock,
+    ids: new IdSource(PROBE_SEED, () => clock.now()),
+    scenarios,
+    generate: generateScenario,
+    signer: new UrlSigner(`bvs-mock:${PROBE_SEED}`, 'https://127.0.0.1:4010'),
+    settings: (id) => registry.settings(id),
+  });
   const bodies = new Map<string, ProbeBody[]>();
   let playing = '';
-  const unsubscribe = mock.engine.subscribe((event) => bodies.get(playing)!.push(structuredClone(event.body) as ProbeBody), { readsBodyAtOnce: true });
+  const unsubscribe = engine.subscribe((event) => bodies.get(playing)!.push(structuredClone(event.body) as ProbeBody), { readsBodyAtOnce: true });
   try {
     for (const name of SOURCES) {
       playing = name;
       bodies.set(name, []);
-      const scenario = mock.services.scenarios.byName(name)!;
-      const created = mock.engine.createValidation({
-        organizationId: mock.services.registry.defaultId,
+      const scenario = scenarios.byName(name)!;
+      const created = engine.createValidation({
+        organizationId: registry.defaultId,
         request: { tin: scenario.tins?.[0] ?? scenario.entity.tin, country: scenario.entity.country },
         scenarioName: name,
       });
       if (!created.ok) throw new Error(`bvs-mock: the probe scenario ${name} did not start: ${created.message}`);
-      await mock.drain();
+      clock.runAll();
     }
   } finally {
     unsubscribe();
-    mock.dispose();
+    clock.dispose();
   }
   const all = SOURCES.flatMap((name) => bodies.get(name)!);
   const byType = new Map<EventType, ProbeBody>();

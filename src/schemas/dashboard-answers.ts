@@ -74,7 +74,7 @@ export const ValidationTree = outbound(
   'ValidationTree',
 );
 
-/** The `data:` of each `change` event of `GET /_mock/stream`: what changed, never the data itself (src/http/change-feed.ts). */
+/** The `data:` of each `change` event of `GET /_mock/stream`: what changed, never the data itself (src/world/change-feed.ts). */
 export const ChangeNoticeData = outbound(
   z.strictObject({
     id: z.number().int(),

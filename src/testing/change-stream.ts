@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { ChangeNotice } from '../http/change-feed';
+import type { ChangeNotice } from '../world/change-feed';
 import type { ControlClientOptions } from './control-client';
 
 export type { ChangeNotice };

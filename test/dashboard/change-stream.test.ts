@@ -1,4 +1,4 @@
-import { CHANGE_NOTICE_MS } from '../../src/http/change-feed';
+import { CHANGE_NOTICE_MS } from '../../src/world/change-feed';
 import { connectBvsMock, type ChangeNotice } from '../../src/testing';
 import { startTestServer } from '../support/api-test-server';
 import { HAPPY_NO_PARTNERS } from '../support/built-in-tins';

@@ -1,4 +1,4 @@
-import { CLOCK_RANGE_YEARS, clockLimit } from '../../src/http/routes/control-routes';
+import { CLOCK_RANGE_YEARS, clockLimit } from '../../src/api/routes/control-routes';
 import { expectApiError, useTestServer } from '../support/api-test-server';
 
 // Regression: 27,392 advances of ten years pushed the simulated date out of Date's range, and from then

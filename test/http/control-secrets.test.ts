@@ -1,5 +1,5 @@
 import { BvsMockConfig } from '../../src/schemas';
-import { REDACTED_SECRET } from '../../src/http/routes/control-routes';
+import { REDACTED_SECRET } from '../../src/api/routes/control-routes';
 import { expectApiError, useTestServer } from '../support/api-test-server';
 import { concreteRoutes, seedResources } from '../support/route-fixtures';
 import { openEventStream } from '../support/event-stream';

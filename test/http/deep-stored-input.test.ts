@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { BUILT_IN_SCENARIOS_DIR } from '../../src/engine/scenarios';
-import { MAX_JSON_DEPTH } from '../../src/http/read-body';
+import { MAX_JSON_DEPTH } from '../../src/api/read-body';
 import { InformationRequest } from '../../src/schemas';
 import { expectApiError, useTestServer } from '../support/api-test-server';
 import { INFORMATION_REQUEST } from '../support/built-in-tins';
 
 // Regression: an information_sheet nested 3,000 deep was stored by POST /_mock/information_requests/:id/analyze,
 // and rendering it (structuredClone) overflowed the stack, so that call and every later read of the request
-// answered 500. Every JSON body is now refused at input past MAX_JSON_DEPTH (src/http/read-body.ts).
+// answered 500. Every JSON body is now refused at input past MAX_JSON_DEPTH (src/api/read-body.ts).
 
 const t = useTestServer();
 

@@ -7,7 +7,7 @@ import { startServedCli, type ServedCli } from '../support/served-cli';
 // Regression: stripping unknown fields copied the whole body once per unknown key (quadratic): a create
 // with 16,000 unknown keys took 35.6 s while /_mock/health waited, and 60,000 kept the event loop busy
 // for over 10 minutes. Each journal entry also kept every violation (60 entries made a 9.3 MB page).
-// Unknown fields are now stripped in one pass (src/http/read-body.ts checkBody), and a request keeps
+// Unknown fields are now stripped in one pass (src/api/read-body.ts checkBody), and a request keeps
 // and answers at most MAX_LISTED_ISSUES issues, with the count of those left out. The server runs in a
 // child process, so a frozen event loop fails the test by its timeout instead of stalling jest.
 

@@ -1,7 +1,7 @@
 import { DEFAULT_API_KEY, bearer, expectApiError, startTestServer, useTestServer } from '../support/api-test-server';
 
 // Unknown fields are the one tolerable contract violation: recorded in GET /_mock/requests without
-// --strict, refused with 422 with it (src/http/read-body.ts checkBody; CONTRIBUTING.md rule 3).
+// --strict, refused with 422 with it (src/api/read-body.ts checkBody; CONTRIBUTING.md rule 3).
 
 interface JournalEntry {
   id: string;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allRoutes } from '../../src/http';
-import { controlOperations } from '../../src/http/routes/control-operations';
+import { controlOperations } from '../../src/api/routes/control-operations';
 import { buildControlDocument, documentToJson, documentToYaml } from '../../src/openapi';
 import { documentPath, errorsOf } from '../../src/openapi/register-routes';
 import { ApiError, EntityValidation } from '../../src/schemas';

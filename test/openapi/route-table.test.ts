@@ -1,4 +1,4 @@
-import { apiOperations } from '../../src/http/routes/api-operations';
+import { DOCUMENTED_API_OPERATIONS, apiOperations } from '../../src/api/routes/api-operations';
 import { buildOpenApiDocument } from '../../src/openapi';
 import { documentPath, errorsOf } from '../../src/openapi/register-routes';
 import { API_ERROR_STATUS, ApiError, OAuthError } from '../../src/schemas';
@@ -13,6 +13,13 @@ import { HAPPY_PARTNERS } from '../support/built-in-tins';
 
 const document = buildOpenApiDocument();
 const t = useTestServer();
+
+it('the operations the contract report counts are exactly the documented ones, in the document order', () => {
+  const documented = Object.values(document.paths ?? {}).flatMap((item) =>
+    Object.values(item as Record<string, { operationId?: string }>).map((operation) => operation.operationId),
+  );
+  expect(DOCUMENTED_API_OPERATIONS).toEqual(documented);
+});
 
 /** The error codes the document lists for an operation, read from its response descriptions ("Error: a, b."). */
 function documentedCodes(method: string, pattern: string): Map<string, string> {

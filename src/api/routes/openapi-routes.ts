@@ -1,34 +1,38 @@
 import { z } from 'zod';
-import { buildControlDocument, buildOpenApiDocument, documentToJson, documentToYaml, type OpenApiDocument } from '../../openapi';
 import type { CoreResponse } from '../core-types';
+import type { RouteContext } from '../route-context';
 import type { Route } from '../router';
 
-/** A document's two texts, built once on first use. */
-function texts(build: () => OpenApiDocument): (format: 'json' | 'yaml') => CoreResponse {
-  let built: { json: string; yaml: string } | undefined;
-  return (format) => {
-    if (!built) {
-      const document = build();
-      built = { json: documentToJson(document), yaml: documentToYaml(document) };
-    }
-    return format === 'json'
-      ? { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: built.json }
-      : { status: 200, headers: { 'content-type': 'application/yaml; charset=utf-8' }, body: built.yaml };
-  };
+/** One document's text, from the mock's own {@link DocumentTexts} (src/openapi/document-texts.ts). */
+function answer(context: RouteContext, which: 'api' | 'control', format: 'json' | 'yaml'): CoreResponse {
+  const type = format === 'json' ? 'application/json; charset=utf-8' : 'application/yaml; charset=utf-8';
+  return { status: 200, headers: { 'content-type': type }, body: context.services.documents(which, format) };
 }
 
 /** `GET /openapi.json` and `/openapi.yaml`: the API's document. */
 export function apiDocumentRoutes(): Route[] {
-  const answer = texts(buildOpenApiDocument);
   return [
-    { method: 'GET', pattern: '/openapi.json', operation: 'control.openapi.json', access: { kind: 'public' }, pure: true, handle: () => answer('json') },
-    { method: 'GET', pattern: '/openapi.yaml', operation: 'control.openapi.yaml', access: { kind: 'public' }, pure: true, handle: () => answer('yaml') },
+    {
+      method: 'GET',
+      pattern: '/openapi.json',
+      operation: 'control.openapi.json',
+      access: { kind: 'public' },
+      pure: true,
+      handle: (context) => answer(context, 'api', 'json'),
+    },
+    {
+      method: 'GET',
+      pattern: '/openapi.yaml',
+      operation: 'control.openapi.yaml',
+      access: { kind: 'public' },
+      pure: true,
+      handle: (context) => answer(context, 'api', 'yaml'),
+    },
   ];
 }
 
 /** `GET /_mock/openapi.json` and `/_mock/openapi.yaml`: the control API's own document (openapi/control.yaml), open under `--control-token`. */
 export function controlDocumentRoutes(): Route[] {
-  const answer = texts(buildControlDocument);
   const document = (format: 'json' | 'yaml') => ({
     tags: ['Documents'],
     summary: `The control API's OpenAPI document, as ${format.toUpperCase()}`,
@@ -49,7 +53,7 @@ export function controlDocumentRoutes(): Route[] {
       access: { kind: 'control' },
       pure: true,
       document: document('json'),
-      handle: () => answer('json'),
+      handle: (context) => answer(context, 'control', 'json'),
     },
     {
       method: 'GET',
@@ -58,7 +62,7 @@ export function controlDocumentRoutes(): Route[] {
       access: { kind: 'control' },
       pure: true,
       document: document('yaml'),
-      handle: () => answer('yaml'),
+      handle: (context) => answer(context, 'control', 'yaml'),
     },
   ];
 }

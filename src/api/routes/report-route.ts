@@ -1,4 +1,6 @@
 import { REPORT_FORMATS, REPORT_MEDIA_TYPES, buildContractReport, renderReport, type ReportFormat } from '../../contract';
+import type { ApiServices } from '../api-services';
+import { DOCUMENTED_API_OPERATIONS } from './api-operations';
 import { ContractReport, ReportQuery, z } from '../../schemas';
 import { problems } from '../api-problem';
 import type { Route } from '../router';
@@ -39,7 +41,12 @@ export const reportRoute: Route = {
     return {
       status: 200,
       headers: { 'content-type': REPORT_MEDIA_TYPES[format] },
-      body: renderReport(buildContractReport(context.services), format, context.services.clock.nowDate()),
+      body: renderReport(contractReportOf(context.services), format, context.services.clock.nowDate()),
     };
   },
 };
+
+/** The contract report of what one mock has seen so far (`GET /_mock/report`, `serve --report`). */
+export function contractReportOf(services: ApiServices): ContractReport {
+  return buildContractReport({ ...services, operations: DOCUMENTED_API_OPERATIONS });
+}

@@ -1,5 +1,5 @@
-import { ChangeFeed, DEFAULT_MAX_STREAM_READERS, MAX_STREAM_READERS_LIMIT } from './change-feed';
-import { EmittedJournal } from './emitted-journal';
+import { ChangeFeed, DEFAULT_MAX_STREAM_READERS, MAX_STREAM_READERS_LIMIT } from '../world/change-feed';
+import { EmittedJournal } from '../world/emitted-journal';
 import { randomBytes } from 'node:crypto';
 import {
   DEFAULT_MAX_RUN_WAIT_MS,
@@ -22,17 +22,18 @@ import { UrlSigner } from '../reports/url-signer';
 import { BvsMockConfig, WebhookEndpointConfig, parseWith } from '../schemas';
 import { Deliveries, type DeliveriesOptions } from '../delivery/deliveries';
 import { FaultPlan } from '../faults/fault-plan';
-import { AccessTokens, type TokenClock } from './access-tokens';
-import { AnswerCache } from './answer-cache';
-import type { AllowedHostsOption } from './allowed-hosts';
-import { BrowserGuard } from './browser-guard';
-import { createApiCore, type ApiCore } from './api-core';
-import { DEFAULT_BODY_LIMIT, type ApiServices, type DrainOptions } from './api-services';
-import { DEFAULT_MAX_PAGE_BYTES, PAGE_BYTES_RANGE } from './page-query';
-import { Pacer } from './pacer';
-import { RequestJournal } from './request-journal';
-import { resetMock } from './reset-mock';
+import { AccessTokens, type TokenClock } from '../world/access-tokens';
+import { AnswerCache } from '../world/answer-cache';
+import type { AllowedHostsOption } from '../api/allowed-hosts';
+import { BrowserGuard } from '../api/browser-guard';
+import { createApiCore, type ApiCore } from '../api/api-core';
+import { DEFAULT_BODY_LIMIT, type ApiServices, type DrainOptions } from '../api/api-services';
+import { DEFAULT_MAX_PAGE_BYTES, PAGE_BYTES_RANGE } from '../api/page-query';
+import { Pacer } from '../api/pacer';
+import { RequestJournal } from '../world/request-journal';
+import { resetMock } from '../world/reset-mock';
 import { VERSION } from '../version';
+import { documentTexts } from '../openapi/document-texts';
 import { ReceiverCheckStore } from '../probes/receiver-check-store';
 import { ClientObserver } from '../faults/client-observer';
 import type { JournalEntry } from '../schemas';
@@ -332,6 +333,7 @@ export function createMock(options: MockOptions = {}): Mock {
     advance,
     origin,
     answers,
+    documents: documentTexts(),
     logError,
   };
   return { core: createApiCore(services), services, engine, clock, drain, dispose: () => clock.dispose() };

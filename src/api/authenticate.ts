@@ -1,6 +1,6 @@
 import type { OrganizationRegistry } from '../config';
 import { ALL_SCOPES, type Scope } from '../schemas';
-import type { AccessTokens } from './access-tokens';
+import type { AccessTokens } from '../world/access-tokens';
 import { problems } from './api-problem';
 
 /** Who is calling: the organization and the scopes its credential carries. */

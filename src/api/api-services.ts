@@ -1,6 +1,6 @@
-import type { ChangeFeed } from './change-feed';
+import type { ChangeFeed } from '../world/change-feed';
 import type { Pacer } from './pacer';
-import type { EmittedJournal } from './emitted-journal';
+import type { EmittedJournal } from '../world/emitted-journal';
 import type { RunOutcome, SimulatedClock } from '../clock';
 import type { OrganizationRegistry } from '../config';
 import type { Engine } from '../engine';
@@ -9,10 +9,10 @@ import type { Deliveries } from '../delivery/deliveries';
 import type { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
 import type { FaultPlan } from '../faults/fault-plan';
 import type { UrlSigner } from '../reports/url-signer';
-import type { AccessTokens } from './access-tokens';
+import type { AccessTokens } from '../world/access-tokens';
 import type { BrowserGuard } from './browser-guard';
-import type { AnswerCache } from './answer-cache';
-import type { RequestJournal } from './request-journal';
+import type { AnswerCache } from '../world/answer-cache';
+import type { RequestJournal } from '../world/request-journal';
 import type { ReceiverCheckStore } from '../probes/receiver-check-store';
 import type { ClientObserver } from '../faults/client-observer';
 import type { JournalEntry } from '../schemas';
@@ -22,6 +22,9 @@ export interface DrainOptions {
   /** Real milliseconds to wait at most; default: until nothing is scheduled or in flight, however long. */
   maxWaitMs?: number;
 }
+
+/** The text of the API's (`api`) or the control API's (`control`) OpenAPI document, as JSON or YAML. */
+export type DocumentTexts = (which: 'api' | 'control', format: 'json' | 'yaml') => string;
 
 /** Largest request body accepted (docs/fidelity.md row 26). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -87,6 +90,8 @@ export interface ApiServices {
   answers: AnswerCache;
   /** This instance's name on its own deliveries: a request carrying it is a delivery loop (`DELIVERY_ORIGIN_HEADER`). */
   origin: string;
+  /** The OpenAPI documents' texts (`GET /openapi.json`, `GET /_mock/openapi.yaml`), built on first use. */
+  documents: DocumentTexts;
   /** Where unexpected errors are written, with the request id. */
   logError(requestId: string, error: unknown): void;
 }

@@ -1,7 +1,7 @@
 import { afterRealTime } from '../../clock';
 import { ChangeNoticeData, OrganizationList, OrganizationQuery, ValidationListQuery, ValidationSummaryPage, ValidationTree, idOf, z } from '../../schemas';
 import { problems } from '../api-problem';
-import { CHANGE_NOTICE_MS, type ChangeNotice } from '../change-feed';
+import { CHANGE_NOTICE_MS, type ChangeNotice } from '../../world/change-feed';
 import { jsonResponse } from '../core-types';
 import { PageBudget, encodeCursor, readPageQuery } from '../page-query';
 import type { Route } from '../router';
