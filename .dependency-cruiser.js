@@ -20,8 +20,8 @@ const LAYERS = [
   ['cli'],
 ];
 
-const escape = (name) => name.replace(/[.]/g, '\\.');
-const pathOf = (names) => `^src/(${names.map(escape).join('|')})($|/)`;
+const escaped = (name) => name.replace(/[.]/g, '\\.');
+const pathOf = (names) => `^src/(${names.map(escaped).join('|')})($|/)`;
 
 const layerRules = LAYERS.slice(0, -1).map((layer, index) => ({
   name: `layer-${layer.join('-').replace(/\.ts/g, '')}`,

@@ -25,7 +25,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['bench/**/*.js', 'bin/**/*.js', 'scripts/**/*.js', 'test/support/*.js', 'examples/ci/*.js', 'jest.config.js'],
+    files: ['bench/**/*.js', 'bin/**/*.js', 'scripts/**/*.js', 'test/support/*.js', 'examples/ci/*.js', 'jest.config.js', '.dependency-cruiser.js'],
     languageOptions: {
       sourceType: 'commonjs',
       globals: Object.fromEntries(
