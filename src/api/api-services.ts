@@ -1,27 +1,9 @@
-import type { ChangeFeed } from '../world/change-feed';
-import type { Pacer } from './pacer';
-import type { EmittedJournal } from '../world/emitted-journal';
-import type { RunOutcome, SimulatedClock } from '../clock';
-import type { OrganizationRegistry } from '../config';
-import type { Engine } from '../engine';
-import type { ScenarioLibrary } from '../engine/scenarios';
-import type { Deliveries } from '../delivery/deliveries';
-import type { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
-import type { FaultPlan } from '../faults/fault-plan';
-import type { UrlSigner } from '../reports/url-signer';
-import type { AccessTokens } from '../world/access-tokens';
-import type { BrowserGuard } from './browser-guard';
-import type { AnswerCache } from '../world/answer-cache';
-import type { RequestJournal } from '../world/request-journal';
-import type { ReceiverCheckStore } from '../probes/receiver-check-store';
-import type { ClientObserver } from '../faults/client-observer';
 import type { JournalEntry } from '../schemas';
+import type { World } from '../world/world';
+import type { BrowserGuard } from './browser-guard';
+import type { Pacer } from './pacer';
 
-/** Options of {@link ApiServices.drain}. */
-export interface DrainOptions {
-  /** Real milliseconds to wait at most; default: until nothing is scheduled or in flight, however long. */
-  maxWaitMs?: number;
-}
+export type { DrainOptions } from '../world/world';
 
 /** The text of the API's (`api`) or the control API's (`control`) OpenAPI document, as JSON or YAML. */
 export type DocumentTexts = (which: 'api' | 'control', format: 'json' | 'yaml') => string;
@@ -29,30 +11,10 @@ export type DocumentTexts = (which: 'api' | 'control', format: 'json' | 'yaml') 
 /** Largest request body accepted (docs/fidelity.md row 26). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-/** Everything the API's routes use; made once by `createMock`. */
-export interface ApiServices {
-  engine: Engine;
-  clock: SimulatedClock;
-  registry: OrganizationRegistry;
-  tokens: AccessTokens;
-  journal: RequestJournal;
-  scenarios: ScenarioLibrary;
-  signer: UrlSigner;
-  endpoints: WebhookEndpointStore;
-  deliveries: Deliveries;
-  /** How many events of each type the engine emitted since the last reset (the contract report). */
-  emittedEvents: Map<string, number>;
-  /** Receiver checks run through the control API since the last reset. */
-  receiverChecks: ReceiverCheckStore;
-  /** What clients did after injected API faults (the contract report's client behaviour). */
-  observer: ClientObserver;
+/** Everything the API's routes use: one world and the server's settings; made by `createMock`. */
+export interface ApiServices extends World {
   /** How probes reach receivers, as deliveries do (`--insecure-webhook-tls`, the delivery timeout). */
   probeTransport: { timeoutMs: number; insecureTls: boolean };
-  /** The events emitted since the last reset, without bodies (`GET /_mock/emitted`). */
-  emitted: EmittedJournal;
-  /** Notices of change for `GET /_mock/stream` (the dashboard's live updates). */
-  changes: ChangeFeed;
-  faults: FaultPlan;
   /** Accept plain-http legacy `webhook_url`s (`--allow-http-webhooks`), for local receivers. */
   allowHttpWebhooks: boolean;
   /** Refuse requests that break the contract in tolerable ways (unknown fields), instead of recording them. */
@@ -72,22 +34,8 @@ export interface ApiServices {
   certificate: string | null;
   /** Called after every request, API and control (`bvs-mock serve`'s request log); `control` says which. */
   onRequest?: (entry: JournalEntry, control: boolean) => void;
-  /**
-   * Moves the clock `ms` forward and answers how many timers fired; a manual clock moves instant by
-   * instant, waiting for the deliveries each instant starts (docs/fidelity.md row 75).
-   */
-  advance(ms: number): Promise<number>;
-  /**
-   * Runs the clock and waits for deliveries until nothing is left, or for at most `maxWaitMs` real
-   * milliseconds (`POST /_mock/clock/run`, docs/fidelity.md row 98); `settled` says which came first.
-   */
-  drain(options?: DrainOptions): Promise<RunOutcome>;
   /** Real milliseconds `POST /_mock/clock/run` waits at most when the call does not say (`--max-run-wait`). */
   maxRunWaitMs: number;
-  /** Empties every state and moves the clock back to its start (`POST /_mock/reset`). */
-  reset(): void;
-  /** Serialized answers of pure reads (read-route), this mock's own. */
-  answers: AnswerCache;
   /** This instance's name on its own deliveries: a request carrying it is a delivery loop (`DELIVERY_ORIGIN_HEADER`). */
   origin: string;
   /** The OpenAPI documents' texts (`GET /openapi.json`, `GET /_mock/openapi.yaml`), built on first use. */

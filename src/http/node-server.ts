@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { STATUS_CODES, createServer as createHttpServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
@@ -241,13 +242,11 @@ function onConnectMethod(_request: IncomingMessage, socket: Duplex): void {
   socket.end(rawResponse(answer), () => socket.destroy());
 }
 
-/** Requests the core did not answer (unparsable HTTP, no Host, a failure) get ids of their own. */
-let connectionErrors = 0;
-
 /** The answer to a request the core did not answer, in the error shape, with an id of its own, closing the connection. */
 function refused(problem: ApiProblem): CoreResponse {
-  connectionErrors += 1;
-  const requestId = `req_conn_${connectionErrors.toString().padStart(6, '0')}`;
+  // Requests the core did not answer (unparsable HTTP, no Host, a failure) get ids of their own, random so
+  // that no count is shared between the servers of one process.
+  const requestId = `req_conn_${randomInt(100_000_000_000, 999_999_999_999)}`;
   const answer = problem.toResponse(requestId);
   answer.headers['x-request-id'] = requestId;
   answer.headers.connection = 'close';

@@ -1,57 +1,20 @@
-import { ChangeFeed, DEFAULT_MAX_STREAM_READERS, MAX_STREAM_READERS_LIMIT } from '../world/change-feed';
-import { EmittedJournal } from '../world/emitted-journal';
 import { randomBytes } from 'node:crypto';
-import {
-  DEFAULT_MAX_RUN_WAIT_MS,
-  MAX_RUN_WAIT_MS,
-  advanceSettled,
-  createClock,
-  resolveStartTime,
-  runUntilSettled,
-  systemTime,
-  type ClockMode,
-  type RunOutcome,
-  type SimulatedClock,
-  type StartTime,
-} from '../clock';
-import { OrganizationRegistry } from '../config';
-import { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
-import { Engine, IdSource } from '../engine';
-import { ScenarioLibrary, generateScenario } from '../engine/scenarios';
-import { UrlSigner } from '../reports/url-signer';
-import { BvsMockConfig, WebhookEndpointConfig, parseWith } from '../schemas';
-import { Deliveries, type DeliveriesOptions } from '../delivery/deliveries';
-import { FaultPlan } from '../faults/fault-plan';
-import { AccessTokens, type TokenClock } from '../world/access-tokens';
-import { AnswerCache } from '../world/answer-cache';
+import { DEFAULT_MAX_RUN_WAIT_MS, MAX_RUN_WAIT_MS, type ClockMode, type RunOutcome, type SimulatedClock, type StartTime } from '../clock';
+import type { BvsMockConfig, JournalEntry } from '../schemas';
+import type { DeliveriesOptions } from '../delivery/deliveries';
+import type { Engine } from '../engine';
 import type { AllowedHostsOption } from '../api/allowed-hosts';
 import { BrowserGuard } from '../api/browser-guard';
 import { createApiCore, type ApiCore } from '../api/api-core';
-import { DEFAULT_BODY_LIMIT, type ApiServices, type DrainOptions } from '../api/api-services';
+import { DEFAULT_BODY_LIMIT, type ApiServices } from '../api/api-services';
 import { DEFAULT_MAX_PAGE_BYTES, PAGE_BYTES_RANGE } from '../api/page-query';
 import { Pacer } from '../api/pacer';
-import { RequestJournal } from '../world/request-journal';
-import { resetMock } from '../world/reset-mock';
-import { VERSION } from '../version';
 import { documentTexts } from '../openapi/document-texts';
-import { ReceiverCheckStore } from '../probes/receiver-check-store';
-import { ClientObserver } from '../faults/client-observer';
-import type { JournalEntry } from '../schemas';
+import type { TokenClock } from '../world/access-tokens';
+import { DEFAULT_MAX_STREAM_READERS, MAX_STREAM_READERS_LIMIT } from '../world/change-feed';
+import { createWorld, type DrainOptions, type RetentionOptions, type World } from '../world/world';
 
-/** Limits on what a long-running bvs-mock keeps (docs/fidelity.md, "Retention"); each has a default. */
-export interface RetentionOptions {
-  /** Main validations kept with their trees; the oldest settled ones are evicted first. */
-  maxValidations?: number;
-  /** Delivery records kept; the oldest ended ones go first. */
-  maxDeliveryRecords?: number;
-  /**
-   * Deliveries one receiver (endpoint or legacy URL) may have pending; one more fails at once with
-   * `reason: receiver_backlog` (`--max-pending-per-receiver`, default 10,000; docs/fidelity.md row 99).
-   */
-  maxPendingPerReceiver?: number;
-  /** Journal entries of `GET /_mock/requests` kept. */
-  maxJournalEntries?: number;
-}
+export type { DrainOptions, RetentionOptions } from '../world/world';
 
 /** Options of {@link createMock}. Every field has a default. */
 export interface MockOptions {
@@ -153,8 +116,13 @@ export interface MockOptions {
 /** A mock with its parts, before any transport. */
 export interface Mock {
   core: ApiCore;
+  /** Everything the simulated world owns: organizations, engine, clock, endpoints, deliveries, faults, journal, report sources. */
+  world: World;
+  /** What the API's routes use: the world and the server's settings (internal; not part of the package's surface). */
   services: ApiServices;
+  /** The world's engine (`world.engine`). */
   engine: Engine;
+  /** The world's clock (`world.clock`). */
   clock: SimulatedClock;
   /**
    * Plays everything: runs the clock (manual mode) or waits for it (instant,
@@ -163,7 +131,7 @@ export interface Mock {
    * have passed (no bound unless given); `settled` says which came first.
    */
   drain(options?: DrainOptions): Promise<RunOutcome>;
-  /** Stops the clock's real timers. */
+  /** Ends the world: cancels pending deliveries and stops the clock's real timers. */
   dispose(): void;
 }
 
@@ -194,110 +162,16 @@ export function createMock(options: MockOptions = {}): Mock {
       `bvs-mock: maxPageBytes (--max-page-bytes, BVS_MOCK_MAX_PAGE_BYTES) must be a whole number from ${PAGE_BYTES_RANGE.min} to ${PAGE_BYTES_RANGE.max} (64 MiB), got ${JSON.stringify(options.maxPageBytes)}; leave it out for ${DEFAULT_MAX_PAGE_BYTES} (1 MiB)`,
     );
   }
-  const seed = options.seed ?? 1;
-  const config = options.config ?? BvsMockConfig.parse({});
-  const clock = createClock({
-    mode: options.clock ?? 'instant',
-    speed: options.speed,
-    start: resolveStartTime({ startTime: options.startTime, seeded: options.seed !== undefined }),
-  });
-  const registry = new OrganizationRegistry(config);
-  const scenarios = ScenarioLibrary.builtIn();
-  for (const dir of options.scenarioDirs ?? []) scenarios.loadDirectory(dir);
-  const ids = new IdSource(seed, () => clock.now());
-  // Signatures are part of payloads (URLs): an explicit seed fixes their key so runs stay byte-identical;
-  // otherwise the key is random, since a key anyone can derive from a printed default lets anyone forge URLs.
-  const signingKey = options.seed === undefined ? randomBytes(32).toString('hex') : `bvs-mock:${options.seed}`;
-  const signer = new UrlSigner(signingKey, options.publicUrl ?? 'https://127.0.0.1:4010');
-  const engine = new Engine({
-    clock,
-    ids,
-    scenarios,
-    generate: generateScenario,
-    signer,
-    settings: (id) => registry.settings(id),
-    maxValidations: options.retention?.maxValidations,
-  });
-  const endpoints = new WebhookEndpointStore(ids, clock);
-  const seedEndpoints = () => {
-    for (const organization of registry.list()) for (const endpoint of organization.webhook_endpoints) endpoints.add(organization.id, endpoint);
-    if (options.webhookUrl !== undefined) {
-      const auth = options.webhookSecret === undefined ? { auth_type: 'none' as const } : { auth_type: 'secret' as const, secret: options.webhookSecret };
-      const endpoint = parseWith(WebhookEndpointConfig, { name: 'cli', url: options.webhookUrl, ...auth });
-      if (!endpoint.ok) throw new Error(`--webhook-url ${options.webhookUrl}: ${endpoint.issues.map((issue) => issue.message).join('; ')}`);
-      endpoints.add(registry.defaultId, endpoint.value);
-    }
-  };
-  seedEndpoints();
-  const faults = new FaultPlan(seed);
   const logError =
     options.logError ??
     ((requestId: string, error: unknown) => process.stderr.write(`bvs-mock: ${requestId}: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`));
+  const maxRunWaitMs = checkedMaxRunWait(options.maxRunWaitMs);
   // Names this instance on its own deliveries, so a delivery pointed at bvs-mock itself is refused, not looped.
   const origin = randomBytes(12).toString('hex');
-  // What `GET /_mock/stream` tells open pages; costs nothing while none listens.
-  const changes = new ChangeFeed(() => clock.iso(), maxStreamReaders);
-  const deliveries = new Deliveries({
-    clock,
-    ids,
-    endpoints,
-    registry,
-    faults,
-    origin,
-    userAgent: `bvs-mock/${VERSION}`,
-    timeoutMs: options.deliveryTimeoutMs,
-    slowReceiverMs: options.slowReceiverMs,
-    maxRecords: options.retention?.maxDeliveryRecords,
-    maxPendingPerReceiver: options.retention?.maxPendingPerReceiver,
-    suspendAfterTimeouts: options.suspendReceiverAfterTimeouts,
-    insecureTls: options.insecureWebhookTls,
-    onAttempt: options.onDeliveryAttempt,
-    onAttemptEnded: () => changes.notify('delivery'),
-    onError: (error) => logError('delivery', error),
-    seed,
-    tolerance: (event) => options.tolerance === true || engine.scenarioFor(event.validationId)?.tolerance === true,
-  });
-  // Both read what they need during the emission, so an event no receiver gets is never rendered.
-  engine.subscribe((event) => deliveries.accept(event), { readsBodyAtOnce: true });
-  const emittedEvents = new Map<string, number>();
-  const receiverChecks = new ReceiverCheckStore();
-  const observer = new ClientObserver();
-  engine.subscribe((event) => emittedEvents.set(event.type, (emittedEvents.get(event.type) ?? 0) + 1), { readsBodyAtOnce: true });
-  const emitted = new EmittedJournal();
-  engine.subscribe(emitted.record, { readsBodyAtOnce: true });
-  engine.subscribe(() => changes.notify('emitted'), { readsBodyAtOnce: true });
-  // Instant mode waits for deliveries before moving time on: they happen at their events' time, in order.
-  // A slow receiver stops being waited for after a bound (docs/fidelity.md, "Slow receivers").
-  clock.setInstantBarrier(() => deliveries.instantBarrier());
-  const barrier = () => deliveries.instantBarrier();
-  const drain = (drainOptions: DrainOptions = {}) => {
-    changes.notify('clock');
-    return runUntilSettled({ clock, barrier, work: (signal) => deliveries.settled(signal), maxWaitMs: drainOptions.maxWaitMs });
-  };
-  const advance = (ms: number) => {
-    changes.notify('clock');
-    return clock.mode === 'manual' ? advanceSettled(clock, ms, barrier) : Promise.resolve(clock.advance(ms));
-  };
-  const tokens = new AccessTokens(options.tokenClock === 'wall' ? systemTime.wallNow : () => clock.now());
-  const answers = new AnswerCache();
-  const journal = new RequestJournal(options.retention?.maxJournalEntries);
+  const world = createWorld({ ...options, maxStreamReaders, origin, logError });
   const services: ApiServices = {
-    engine,
-    clock,
-    registry,
-    tokens,
-    journal,
-    scenarios,
-    signer,
-    endpoints,
-    deliveries,
-    emittedEvents,
-    receiverChecks,
-    observer,
+    ...world,
     probeTransport: { timeoutMs: options.deliveryTimeoutMs ?? 10_000, insecureTls: options.insecureWebhookTls ?? false },
-    emitted,
-    changes,
-    faults,
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
     strict: options.strict ?? false,
     requireHttps: options.requireHttps ?? true,
@@ -308,35 +182,12 @@ export function createMock(options: MockOptions = {}): Mock {
     browserGuard: new BrowserGuard({ allowedHosts: options.allowedHosts, publicUrl: options.publicUrl }),
     certificate: null,
     onRequest: options.onRequest,
-    reset: () => {
-      resetMock({
-        deliveries,
-        faults,
-        engine,
-        clock,
-        registry,
-        endpoints,
-        tokens,
-        journal,
-        answers,
-        emittedEvents,
-        emitted,
-        receiverChecks,
-        observer,
-        scenarios,
-        seedEndpoints,
-      });
-      changes.notify('reset');
-    },
-    drain,
-    maxRunWaitMs: checkedMaxRunWait(options.maxRunWaitMs),
-    advance,
+    maxRunWaitMs,
     origin,
-    answers,
     documents: documentTexts(),
     logError,
   };
-  return { core: createApiCore(services), services, engine, clock, drain, dispose: () => clock.dispose() };
+  return { core: createApiCore(services), world, services, engine: world.engine, clock: world.clock, drain: world.drain, dispose: world.dispose };
 }
 
 /** The bound of `POST /_mock/clock/run` (docs/fidelity.md row 98): a whole number of real milliseconds above 0. */

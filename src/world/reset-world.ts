@@ -12,7 +12,7 @@ import type { RequestJournal } from './request-journal';
 import type { ReceiverCheckStore } from '../probes/receiver-check-store';
 import type { ClientObserver } from '../faults/client-observer';
 
-/** Every part of a mock that holds state a reset returns to its start. */
+/** Every part of a world that holds state a reset returns to its start. */
 export interface ResettableParts {
   deliveries: Deliveries;
   faults: FaultPlan;
@@ -33,7 +33,7 @@ export interface ResettableParts {
 }
 
 /**
- * Returns a mock to its state at start, as one operation (`POST /_mock/reset`, a test's `afterEach`),
+ * Returns a world to its state at start, as one operation (`POST /_mock/reset`, a test's `afterEach`),
  * in the one order that leaves nothing of the old state behind:
  * 1. the deliveries first: in-flight attempts are aborted and queues dropped, so no old event reaches a
  *    receiver or writes a record once the reset has returned;
@@ -44,7 +44,7 @@ export interface ResettableParts {
  * 5. tokens, the request journal and the cached answers last, so nothing rendered from the old state
  *    can be served after it.
  */
-export function resetMock(parts: ResettableParts): void {
+export function resetWorld(parts: ResettableParts): void {
   parts.deliveries.reset();
   parts.engine.reset();
   parts.emittedEvents.clear();

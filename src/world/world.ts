@@ -1,0 +1,231 @@
+import { randomBytes } from 'node:crypto';
+import {
+  advanceSettled,
+  createClock,
+  resolveStartTime,
+  runUntilSettled,
+  systemTime,
+  type ClockMode,
+  type RunOutcome,
+  type SimulatedClock,
+  type StartTime,
+} from '../clock';
+import { OrganizationRegistry } from '../config';
+import { Deliveries, type DeliveriesOptions } from '../delivery/deliveries';
+import { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
+import { Engine, IdSource } from '../engine';
+import { ScenarioLibrary, generateScenario } from '../engine/scenarios';
+import { ClientObserver } from '../faults/client-observer';
+import { FaultPlan } from '../faults/fault-plan';
+import { ReceiverCheckStore } from '../probes/receiver-check-store';
+import { UrlSigner } from '../reports/url-signer';
+import { BvsMockConfig, WebhookEndpointConfig, parseWith } from '../schemas';
+import { VERSION } from '../version';
+import { AccessTokens, type TokenClock } from './access-tokens';
+import { AnswerCache } from './answer-cache';
+import { ChangeFeed } from './change-feed';
+import { EmittedJournal } from './emitted-journal';
+import { RequestJournal } from './request-journal';
+import { resetWorld } from './reset-world';
+
+/** Options of {@link World.drain}. */
+export interface DrainOptions {
+  /** Real milliseconds to wait at most; default: until nothing is scheduled or in flight, however long. */
+  maxWaitMs?: number;
+}
+
+/** Limits on what a long-running world keeps (docs/fidelity.md, "Retention"); each has a default. */
+export interface RetentionOptions {
+  /** Main validations kept with their trees; the oldest settled ones are evicted first. */
+  maxValidations?: number;
+  /** Delivery records kept; the oldest ended ones go first. */
+  maxDeliveryRecords?: number;
+  /**
+   * Deliveries one receiver (endpoint or legacy URL) may have pending; one more fails at once with
+   * `reason: receiver_backlog` (`--max-pending-per-receiver`, default 10,000; docs/fidelity.md row 99).
+   */
+  maxPendingPerReceiver?: number;
+  /** Journal entries of `GET /_mock/requests` kept. */
+  maxJournalEntries?: number;
+}
+
+/** What one world is made of; `createMock`'s options (src/mock/create-mock.ts) document each field. */
+export interface WorldOptions {
+  config?: BvsMockConfig;
+  scenarioDirs?: string[];
+  seed?: number;
+  clock?: ClockMode;
+  startTime?: StartTime;
+  speed?: number;
+  tokenClock?: TokenClock;
+  tolerance?: boolean;
+  publicUrl?: string;
+  webhookUrl?: string;
+  webhookSecret?: string;
+  insecureWebhookTls?: boolean;
+  deliveryTimeoutMs?: number;
+  slowReceiverMs?: number;
+  suspendReceiverAfterTimeouts?: number;
+  retention?: RetentionOptions;
+  /** Readers of the world's change feed served at once (checked by `createMock`). */
+  maxStreamReaders: number;
+  onDeliveryAttempt?: DeliveriesOptions['onAttempt'];
+  /** The name of the process on its own deliveries: a request carrying it is a delivery loop. */
+  origin: string;
+  logError: (requestId: string, error: unknown) => void;
+}
+
+/**
+ * One simulated world: organizations and credentials, validations, endpoints, delivery records and lanes,
+ * its own clock, faults, the journal and what the contract report reads, receiver checks, scenarios added
+ * at run time and its own id source. Made by {@link createWorld}, as many times as wanted: two worlds share
+ * nothing, and {@link World.dispose} is all it takes to end one.
+ */
+export interface World {
+  readonly clock: SimulatedClock;
+  readonly registry: OrganizationRegistry;
+  readonly scenarios: ScenarioLibrary;
+  readonly ids: IdSource;
+  readonly signer: UrlSigner;
+  readonly engine: Engine;
+  readonly endpoints: WebhookEndpointStore;
+  readonly faults: FaultPlan;
+  readonly deliveries: Deliveries;
+  readonly tokens: AccessTokens;
+  /** Serialized answers of pure reads (read-route), this world's own. */
+  readonly answers: AnswerCache;
+  readonly journal: RequestJournal;
+  /** The events emitted since the last reset, without bodies (`GET /_mock/emitted`). */
+  readonly emitted: EmittedJournal;
+  /** How many events of each type the engine emitted since the last reset (the contract report). */
+  readonly emittedEvents: Map<string, number>;
+  /** Receiver checks run through the control API since the last reset. */
+  readonly receiverChecks: ReceiverCheckStore;
+  /** What clients did after injected API faults (the contract report's client behaviour). */
+  readonly observer: ClientObserver;
+  /** Notices of change for `GET /_mock/stream` (the dashboard's live updates). */
+  readonly changes: ChangeFeed;
+  /**
+   * Moves the clock `ms` forward and answers how many timers fired; a manual clock moves instant by
+   * instant, waiting for the deliveries each instant starts (docs/fidelity.md row 75).
+   */
+  advance(ms: number): Promise<number>;
+  /**
+   * Runs the clock and waits for deliveries until nothing is left, or for at most `maxWaitMs` real
+   * milliseconds (`POST /_mock/clock/run`, docs/fidelity.md row 98); `settled` says which came first.
+   */
+  drain(options?: DrainOptions): Promise<RunOutcome>;
+  /** Empties every state and moves the clock back to its start (`POST /_mock/reset`), in the order of reset-world.ts. */
+  reset(): void;
+  /** Cancels what is pending and stops the clock's real timers; the world answers nothing after it. */
+  dispose(): void;
+}
+
+/** Builds one world from its options; bad configuration or scenario files throw here, never later. */
+export function createWorld(options: WorldOptions): World {
+  const seed = options.seed ?? 1;
+  const config = options.config ?? BvsMockConfig.parse({});
+  const clock = createClock({
+    mode: options.clock ?? 'instant',
+    speed: options.speed,
+    start: resolveStartTime({ startTime: options.startTime, seeded: options.seed !== undefined }),
+  });
+  const registry = new OrganizationRegistry(config);
+  const scenarios = ScenarioLibrary.builtIn();
+  for (const dir of options.scenarioDirs ?? []) scenarios.loadDirectory(dir);
+  const ids = new IdSource(seed, () => clock.now());
+  // Signatures are part of payloads (URLs): an explicit seed fixes their key so runs stay byte-identical;
+  // otherwise the key is random, since a key anyone can derive from a printed default lets anyone forge URLs.
+  const signingKey = options.seed === undefined ? randomBytes(32).toString('hex') : `bvs-mock:${options.seed}`;
+  const signer = new UrlSigner(signingKey, options.publicUrl ?? 'https://127.0.0.1:4010');
+  const engine = new Engine({
+    clock,
+    ids,
+    scenarios,
+    generate: generateScenario,
+    signer,
+    settings: (id) => registry.settings(id),
+    maxValidations: options.retention?.maxValidations,
+  });
+  const endpoints = new WebhookEndpointStore(ids, clock);
+  const seedEndpoints = () => {
+    for (const organization of registry.list()) for (const endpoint of organization.webhook_endpoints) endpoints.add(organization.id, endpoint);
+    if (options.webhookUrl !== undefined) {
+      const auth = options.webhookSecret === undefined ? { auth_type: 'none' as const } : { auth_type: 'secret' as const, secret: options.webhookSecret };
+      const endpoint = parseWith(WebhookEndpointConfig, { name: 'cli', url: options.webhookUrl, ...auth });
+      if (!endpoint.ok) throw new Error(`--webhook-url ${options.webhookUrl}: ${endpoint.issues.map((issue) => issue.message).join('; ')}`);
+      endpoints.add(registry.defaultId, endpoint.value);
+    }
+  };
+  seedEndpoints();
+  const faults = new FaultPlan(seed);
+  // What `GET /_mock/stream` tells open pages; costs nothing while none listens.
+  const changes = new ChangeFeed(() => clock.iso(), options.maxStreamReaders);
+  const deliveries = new Deliveries({
+    clock,
+    ids,
+    endpoints,
+    registry,
+    faults,
+    origin: options.origin,
+    userAgent: `bvs-mock/${VERSION}`,
+    timeoutMs: options.deliveryTimeoutMs,
+    slowReceiverMs: options.slowReceiverMs,
+    maxRecords: options.retention?.maxDeliveryRecords,
+    maxPendingPerReceiver: options.retention?.maxPendingPerReceiver,
+    suspendAfterTimeouts: options.suspendReceiverAfterTimeouts,
+    insecureTls: options.insecureWebhookTls,
+    onAttempt: options.onDeliveryAttempt,
+    onAttemptEnded: () => changes.notify('delivery'),
+    onError: (error) => options.logError('delivery', error),
+    seed,
+    tolerance: (event) => options.tolerance === true || engine.scenarioFor(event.validationId)?.tolerance === true,
+  });
+  // Both read what they need during the emission, so an event no receiver gets is never rendered.
+  engine.subscribe((event) => deliveries.accept(event), { readsBodyAtOnce: true });
+  const emittedEvents = new Map<string, number>();
+  engine.subscribe((event) => emittedEvents.set(event.type, (emittedEvents.get(event.type) ?? 0) + 1), { readsBodyAtOnce: true });
+  const emitted = new EmittedJournal();
+  engine.subscribe(emitted.record, { readsBodyAtOnce: true });
+  engine.subscribe(() => changes.notify('emitted'), { readsBodyAtOnce: true });
+  // Instant mode waits for deliveries before moving time on: they happen at their events' time, in order.
+  // A slow receiver stops being waited for after a bound (docs/fidelity.md, "Slow receivers").
+  clock.setInstantBarrier(() => deliveries.instantBarrier());
+  const barrier = () => deliveries.instantBarrier();
+  const world: World = {
+    clock,
+    registry,
+    scenarios,
+    ids,
+    signer,
+    engine,
+    endpoints,
+    faults,
+    deliveries,
+    tokens: new AccessTokens(options.tokenClock === 'wall' ? systemTime.wallNow : () => clock.now()),
+    answers: new AnswerCache(),
+    journal: new RequestJournal(options.retention?.maxJournalEntries),
+    emitted,
+    emittedEvents,
+    receiverChecks: new ReceiverCheckStore(),
+    observer: new ClientObserver(),
+    changes,
+    advance: (ms) => {
+      changes.notify('clock');
+      return clock.mode === 'manual' ? advanceSettled(clock, ms, barrier) : Promise.resolve(clock.advance(ms));
+    },
+    drain: (drainOptions = {}) => {
+      changes.notify('clock');
+      return runUntilSettled({ clock, barrier, work: (signal) => deliveries.settled(signal), maxWaitMs: drainOptions.maxWaitMs });
+    },
+    reset: () => {
+      resetWorld({ ...world, seedEndpoints });
+      changes.notify('reset');
+    },
+    dispose: () => {
+      deliveries.reset();
+      clock.dispose();
+    },
+  };
+  return world;
+}
