@@ -27,7 +27,7 @@ export function apiDocumentRoutes(): Route[] {
 }
 
 /** `GET /_mock/openapi.json` and `/_mock/openapi.yaml`: the control API's own document (openapi/control.yaml), open under `--control-token`. */
-export function controlDocumentRoutes(): Route[] {
+export function controlDocumentRoutes() {
   const answer = texts(buildControlDocument);
   const document = (format: 'json' | 'yaml') => ({
     tags: ['Documents'],
@@ -60,5 +60,5 @@ export function controlDocumentRoutes(): Route[] {
       document: document('yaml'),
       handle: () => answer('yaml'),
     },
-  ];
+  ] as const satisfies readonly Route[];
 }

@@ -8,7 +8,7 @@ import type { Route } from '../router';
  * (src/contract/contract-report.ts), as JSON, Markdown for a CI job page, or JUnit XML that CI systems
  * show as tests (src/contract/report-formats.ts).
  */
-export const reportRoute: Route = {
+export const reportRoute = {
   method: 'GET',
   pattern: '/_mock/report',
   operation: 'control.report',
@@ -42,4 +42,4 @@ export const reportRoute: Route = {
       body: renderReport(buildContractReport(context.services), format, context.services.clock.nowDate()),
     };
   },
-};
+} as const satisfies Route;
