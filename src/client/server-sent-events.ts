@@ -55,6 +55,8 @@ export function createEventParser(callbacks: EventParserCallbacks): EventParser 
     else if (field === 'retry' && /^\d+$/.test(value)) callbacks.onRetry?.(Number(value));
   };
 
+  // A line ended by CR at the end of a chunk: an LF opening the next chunk is the rest of that CRLF.
+  let skipLineFeed = false;
   return {
     feed(chunk) {
       pending += chunk;
@@ -63,14 +65,17 @@ export function createEventParser(callbacks: EventParserCallbacks): EventParser 
         if (pending.charCodeAt(0) === 0xfeff) pending = pending.slice(1);
         first = false;
       }
+      if (skipLineFeed && pending.startsWith('\n')) pending = pending.slice(1);
+      skipLineFeed = false;
       let start = 0;
       for (let index = 0; index < pending.length; index += 1) {
         const char = pending[index];
         if (char !== '\n' && char !== '\r') continue;
-        // A CR at the very end may be the first half of a CRLF: wait for the next chunk.
-        if (char === '\r' && index === pending.length - 1) break;
         line(pending.slice(start, index));
-        if (char === '\r' && pending[index + 1] === '\n') index += 1;
+        if (char === '\r') {
+          if (index === pending.length - 1) skipLineFeed = true;
+          else if (pending[index + 1] === '\n') index += 1;
+        }
         start = index + 1;
       }
       pending = pending.slice(start);
