@@ -13,7 +13,7 @@ const LAYERS = [
   ['probes'],
   ['world'],
   ['api'],
-  ['openapi'],
+  ['openapi', 'client'],
   ['mock'],
   ['http'],
   ['testing', 'msw.ts', 'index.ts'],

@@ -25,6 +25,15 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // The browser's side: the dashboard and the client it bundles. Their type check sees node's declarations (the
+    // contract's types come from the route table), so node's globals and modules are refused here instead.
+    files: ['dashboard/**/*.ts', 'dashboard/**/*.tsx', 'src/client/**/*.ts'],
+    rules: {
+      'no-restricted-globals': ['error', 'Buffer', 'process', 'require', 'module', '__dirname', '__filename', 'global', 'setImmediate', 'clearImmediate'],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'The browser has no node modules.' }] }],
+    },
+  },
+  {
     files: ['bench/**/*.js', 'bin/**/*.js', 'scripts/**/*.js', 'test/support/*.js', 'examples/ci/*.js', 'jest.config.js', '.dependency-cruiser.js'],
     languageOptions: {
       sourceType: 'commonjs',

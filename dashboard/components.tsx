@@ -1,3 +1,4 @@
+import { ControlApiError } from './api';
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 
@@ -107,7 +108,7 @@ export function ErrorNote({ error }: { error: Error | undefined }) {
   if (error === undefined) return null;
   return (
     <div class="note note-bad" role="alert">
-      {error.message}
+      {error instanceof ControlApiError ? error.reason : error.message}
     </div>
   );
 }

@@ -1,4 +1,5 @@
-import { authHeaders } from './api';
+import type { ControlClient } from '../src/client/control-client';
+import { readEvents } from '../src/client/server-sent-events';
 
 /** How the live stream stands: connected, connecting again, or refused for want of the control token. */
 export type LiveState = 'live' | 'connecting' | 'locked';
@@ -12,7 +13,7 @@ const RETRY_MS = 3_000;
  * control token travels as a header. A hidden tab lets its stream go and reconnects when shown again:
  * a browser holds about six connections per server, and many open tabs must not use them all up.
  */
-export function watchChanges(onChange: (kinds: string[]) => void, onState: (state: LiveState) => void): () => void {
+export function watchChanges(client: ControlClient, onChange: (kinds: string[]) => void, onState: (state: LiveState) => void): () => void {
   let stopped = false;
   let abort: AbortController | null = null;
   let retry: ReturnType<typeof setTimeout> | undefined;
@@ -25,7 +26,7 @@ export function watchChanges(onChange: (kinds: string[]) => void, onState: (stat
     onState('connecting');
     let waitMs = RETRY_MS;
     try {
-      const response = await fetch('/_mock/stream', { headers: authHeaders(), signal: controller.signal, cache: 'no-store' });
+      const response = await client.open('control.stream', { signal: controller.signal });
       if (response.status === 401) {
         onState('locked');
         return;
@@ -34,23 +35,11 @@ export function watchChanges(onChange: (kinds: string[]) => void, onState: (stat
       const retryAfterS = Number(response.headers.get('retry-after'));
       if (response.status === 503 && retryAfterS > 0) waitMs = Math.max(RETRY_MS, retryAfterS * 1000);
       if (!response.ok || response.body === null) throw new Error(`stream answered ${response.status}`);
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = '';
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += value;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event === 'ready') {
-            onState('live');
-            onChange(['ready']);
-          } else if (event === 'change' && data !== undefined) onChange((JSON.parse(data) as { kinds: string[] }).kinds);
-        }
+      for await (const event of readEvents(response.body)) {
+        if (event.event === 'ready') {
+          onState('live');
+          onChange(['ready']);
+        } else if (event.event === 'change') onChange((JSON.parse(event.data) as { kinds: string[] }).kinds);
       }
     } catch {
       // A dropped connection, a stopped server: tried again below.

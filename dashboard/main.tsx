@@ -1,8 +1,6 @@
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
-import type { ClockDescription } from '../src/schemas/control-answers';
-import type { OrganizationListing } from '../src/schemas/dashboard-answers';
-import { control, onLocked, setOrganization, setToken, withQuery } from './api';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { Control, dashboardClient, storeToken, storedToken, useControl } from './api';
 import { Instant } from './components';
 import { go, useHashRoute } from './hash-route';
 import { watchChanges, type LiveState } from './live';
@@ -27,55 +25,60 @@ function App() {
   const [changes, setChanges] = useState(0);
   const [live, setLive] = useState<LiveState>('connecting');
   const [locked, setLocked] = useState(false);
+  const [token, setToken] = useState(storedToken);
   const organization = route.params.org ?? '';
-  setOrganization(organization);
+  // The views' client names the organization chosen; the stream's is the same for every organization.
+  const client = useMemo(() => dashboardClient(token, organization, () => setLocked(true)), [token, organization]);
+  const streamClient = useMemo(() => dashboardClient(token, '', () => setLocked(true)), [token]);
 
-  useEffect(() => onLocked(() => setLocked(true)), []);
-  useEffect(() => watchChanges(() => setChanges((count) => count + 1), setLive), [locked]);
+  useEffect(() => watchChanges(streamClient, () => setChanges((count) => count + 1), setLive), [streamClient, locked]);
   useEffect(() => setChanges((count) => count + 1), [organization]);
 
   return (
-    <ChangeCount.Provider value={changes}>
-      <div class="shell">
-        <header class="top">
-          <span class="brand">bvs-mock</span>
-          <span class="muted">Business Validation Service mock</span>
-          <span class="spacer" />
-          <ClockBadge />
-          <OrganizationSwitcher current={organization} />
-          <span class={`live live-${live}`} data-testid="live" title="Updates arrive by GET /_mock/stream">
-            {live === 'live' ? 'live' : live === 'locked' ? 'locked' : 'reconnecting…'}
-          </span>
-        </header>
-        <nav class="nav">
-          {VIEWS.map(([view, label]) => (
-            <a
-              key={view}
-              href={`#/${view}${organization === '' ? '' : `?org=${encodeURIComponent(organization)}`}`}
-              class={route.view === view ? 'active' : ''}
-            >
-              {label}
-            </a>
-          ))}
-          <div class="nav-foot">
-            <a href="/_mock/openapi.json" target="_blank" rel="noreferrer">
-              Control API document
-            </a>
-          </div>
-        </nav>
-        <main class="content">
-          <View view={route.view} params={route.params} />
-        </main>
-        {locked ? (
-          <TokenPrompt
-            onDone={() => {
-              setLocked(false);
-              setChanges((count) => count + 1);
-            }}
-          />
-        ) : null}
-      </div>
-    </ChangeCount.Provider>
+    <Control.Provider value={client}>
+      <ChangeCount.Provider value={changes}>
+        <div class="shell">
+          <header class="top">
+            <span class="brand">bvs-mock</span>
+            <span class="muted">Business Validation Service mock</span>
+            <span class="spacer" />
+            <ClockBadge />
+            <OrganizationSwitcher current={organization} />
+            <span class={`live live-${live}`} data-testid="live" title="Updates arrive by GET /_mock/stream">
+              {live === 'live' ? 'live' : live === 'locked' ? 'locked' : 'reconnecting…'}
+            </span>
+          </header>
+          <nav class="nav">
+            {VIEWS.map(([view, label]) => (
+              <a
+                key={view}
+                href={`#/${view}${organization === '' ? '' : `?org=${encodeURIComponent(organization)}`}`}
+                class={route.view === view ? 'active' : ''}
+              >
+                {label}
+              </a>
+            ))}
+            <div class="nav-foot">
+              <a href="/_mock/openapi.json" target="_blank" rel="noreferrer">
+                Control API document
+              </a>
+            </div>
+          </nav>
+          <main class="content">
+            <View view={route.view} params={route.params} />
+          </main>
+          {locked ? (
+            <TokenPrompt
+              onDone={(value) => {
+                setToken(storeToken(value));
+                setLocked(false);
+                setChanges((count) => count + 1);
+              }}
+            />
+          ) : null}
+        </div>
+      </ChangeCount.Provider>
+    </Control.Provider>
   );
 }
 
@@ -99,7 +102,8 @@ function View({ view, params }: { view: string; params: Record<string, string> }
  * badge moves with it, at the clock's speed from the last time read; the other modes move only by notices.
  */
 function ClockBadge() {
-  const clock = useLoad(() => control<ClockDescription>('GET', '/_mock/clock'), []);
+  const control = useControl();
+  const clock = useLoad(() => control.call('control.clock'), []);
   const [readAt, setReadAt] = useState(0);
   const [wallNow, setWallNow] = useState(0);
   useEffect(() => setReadAt(Date.now()), [clock.data]);
@@ -121,7 +125,8 @@ function ClockBadge() {
 
 /** Shown only when several organizations are configured: every view then acts on the one chosen (`org=` in the hash). */
 function OrganizationSwitcher({ current }: { current: string }) {
-  const list = useLoad(() => control<{ organizations: OrganizationListing[] }>('GET', withQuery('/_mock/organizations')), []);
+  const control = useControl();
+  const list = useLoad(() => control.call('control.organizations'), []);
   const organizations = list.data?.organizations ?? [];
   if (organizations.length < 2) return null;
   const chosen = current === '' ? organizations.find((organization) => organization.default)?.id : current;
@@ -148,7 +153,7 @@ function OrganizationSwitcher({ current }: { current: string }) {
 }
 
 /** Asks for the control token of a locked bvs-mock (`--control-token`); kept for this tab only. */
-function TokenPrompt({ onDone }: { onDone: () => void }) {
+function TokenPrompt({ onDone }: { onDone: (token: string) => void }) {
   const [value, setValue] = useState('');
   return (
     <div class="overlay">
@@ -156,8 +161,7 @@ function TokenPrompt({ onDone }: { onDone: () => void }) {
         class="dialog"
         onSubmit={(event) => {
           event.preventDefault();
-          setToken(value);
-          onDone();
+          onDone(value);
         }}
       >
         <h2>This bvs-mock is locked</h2>

@@ -1,6 +1,6 @@
 import { createContext } from 'preact';
 import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks';
-import { ControlError } from './api';
+import { ControlApiError } from './api';
 
 /** Counts the change notices seen: a view reloads what it shows when it moves. */
 export const ChangeCount = createContext(0);
@@ -51,7 +51,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Lo
         if (!alive.current) return;
         // What is gone (a reset, an eviction) is not shown any more; on a failure that may pass (a stopped
         // server), the last data stays beside the error.
-        if (caught instanceof ControlError && caught.status === 404) setData(undefined);
+        if (caught instanceof ControlApiError && caught.status === 404) setData(undefined);
         setError(caught as Error);
       }
     } while (again.current);

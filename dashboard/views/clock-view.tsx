@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { ClockDescription } from '../../src/schemas/control-answers';
-import { control, withQuery } from '../api';
+import { useControl } from '../api';
 import { ErrorNote, Instant, Loading, Panel, offset } from '../components';
 import { useLoad } from '../use-load';
 
@@ -8,7 +7,8 @@ const UNITS = { seconds: 1, minutes: 60, hours: 3_600, days: 86_400 } as const;
 
 /** The simulated clock (docs/design.md "One simulated clock"): its mode and time, moved by a chosen amount or run to the end. */
 export function ClockView() {
-  const clock = useLoad(() => control<ClockDescription>('GET', withQuery('/_mock/clock')), []);
+  const control = useControl();
+  const clock = useLoad(() => control.call('control.clock'), []);
   const [amount, setAmount] = useState('1');
   const [unit, setUnit] = useState<keyof typeof UNITS>('minutes');
   const [busy, setBusy] = useState<string | null>(null);
@@ -68,7 +68,7 @@ export function ClockView() {
             event.preventDefault();
             const seconds = Number(amount) * UNITS[unit];
             void act('advance', async () => {
-              const answer = await control<{ fired: number; now: string }>('POST', withQuery('/_mock/clock/advance'), { seconds });
+              const answer = await control.call('control.clock.advance', { body: { seconds } });
               return `Advanced ${amount} ${unit}: ${answer.fired} timer${answer.fired === 1 ? '' : 's'} fired.`;
             });
           }}
@@ -95,11 +95,7 @@ export function ClockView() {
             disabled={busy !== null}
             onClick={() =>
               void act('run', async () => {
-                const answer = await control<{ deliveries: Record<string, number>; settled: boolean; max_wait_seconds: number; in_flight: number }>(
-                  'POST',
-                  withQuery('/_mock/clock/run'),
-                  {},
-                );
+                const answer = await control.call('control.clock.run', { body: {} });
                 const counts = Object.entries(answer.deliveries)
                   .map(([status, count]) => `${count} ${status}`)
                   .join(', ');
@@ -119,7 +115,7 @@ export function ClockView() {
             onClick={() =>
               confirm('Reset everything? Validations, deliveries, the journal and added endpoints go; the clock goes back to its start.') &&
               void act('reset', async () => {
-                await control('POST', withQuery('/_mock/reset'), {});
+                await control.call('control.reset');
                 return 'Reset: everything is back to its start.';
               })
             }

@@ -1,18 +1,19 @@
 import { useState } from 'preact/hooks';
 import type { WebhookEndpoint } from '../../src/schemas/webhook-endpoint';
 import { EVENT_TYPES } from '../../src/schemas/event-type-names';
-import { control, withQuery } from '../api';
+import { useControl } from '../api';
 import { Badge, CopyButton, ErrorNote, Instant, Loading, Panel } from '../components';
 import { useLoad } from '../use-load';
 
 type AuthType = WebhookEndpoint['auth_type'];
+type EventTypeName = (typeof EVENT_TYPES)[number];
 
 interface Draft {
   name: string;
   url: string;
   auth_type: AuthType;
   enabled: boolean;
-  subscribed_events: string[];
+  subscribed_events: EventTypeName[];
 }
 
 const EMPTY: Draft = { name: '', url: '', auth_type: 'secret', enabled: true, subscribed_events: [...EVENT_TYPES] };
@@ -23,7 +24,8 @@ const EMPTY: Draft = { name: '', url: '', auth_type: 'secret', enabled: true, su
  * OAuth is refused with the reason of spec §3, shown as bvs-mock wrote it.
  */
 export function EndpointsView() {
-  const endpoints = useLoad(() => control<{ webhook_endpoints: WebhookEndpoint[] }>('GET', withQuery('/_mock/webhook_endpoints')), []);
+  const control = useControl();
+  const endpoints = useLoad(() => control.call('control.webhook_endpoints.list'), []);
   const [editing, setEditing] = useState<string | null>(null);
   const [secret, setSecret] = useState<{ endpoint: string; value: string } | null>(null);
   const [error, setError] = useState<Error | undefined>(undefined);
@@ -86,7 +88,7 @@ export function EndpointsView() {
                         onCancel={() => setEditing(null)}
                         onSubmit={(draft) =>
                           act(async () => {
-                            showSecret(await control('PATCH', withQuery(`/_mock/webhook_endpoints/${endpoint.id}`), draft));
+                            showSecret(await control.call('control.webhook_endpoints.update', { params: { id: endpoint.id }, body: draft }));
                             setEditing(null);
                           })
                         }
@@ -118,7 +120,13 @@ export function EndpointsView() {
                         type="button"
                         class="small"
                         onClick={() =>
-                          act(async () => void (await control('PATCH', withQuery(`/_mock/webhook_endpoints/${endpoint.id}`), { enabled: !endpoint.enabled })))
+                          act(
+                            async () =>
+                              void (await control.call('control.webhook_endpoints.update', {
+                                params: { id: endpoint.id },
+                                body: { enabled: !endpoint.enabled },
+                              })),
+                          )
                         }
                       >
                         {endpoint.enabled ? 'Disable' : 'Enable'}
@@ -127,7 +135,9 @@ export function EndpointsView() {
                         <button
                           type="button"
                           class="small"
-                          onClick={() => act(async () => showSecret(await control('POST', withQuery(`/_mock/webhook_endpoints/${endpoint.id}/secret`), {})))}
+                          onClick={() =>
+                            act(async () => showSecret(await control.call('control.webhook_endpoints.secret', { params: { id: endpoint.id }, body: {} })))
+                          }
                         >
                           New secret
                         </button>
@@ -137,7 +147,7 @@ export function EndpointsView() {
                         class="small danger"
                         onClick={() =>
                           confirm(`Delete endpoint ${endpoint.name}? Its deliveries waiting for a retry expire.`) &&
-                          act(() => control('DELETE', withQuery(`/_mock/webhook_endpoints/${endpoint.id}`)))
+                          act(() => control.call('control.webhook_endpoints.delete', { params: { id: endpoint.id } }))
                         }
                       >
                         Delete
@@ -154,7 +164,7 @@ export function EndpointsView() {
         <EndpointForm
           initial={EMPTY}
           submitLabel="Create endpoint"
-          onSubmit={(draft) => act(async () => showSecret(await control('POST', withQuery('/_mock/webhook_endpoints'), draft)))}
+          onSubmit={(draft) => act(async () => showSecret(await control.call('control.webhook_endpoints.create', { body: draft })))}
         />
       </Panel>
     </div>
@@ -183,7 +193,7 @@ function EndpointForm({
   });
   const [busy, setBusy] = useState(false);
   const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
-  const toggle = (type: string) =>
+  const toggle = (type: EventTypeName) =>
     set({ subscribed_events: draft.subscribed_events.includes(type) ? draft.subscribed_events.filter((t) => t !== type) : [...draft.subscribed_events, type] });
   return (
     <form

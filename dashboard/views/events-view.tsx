@@ -1,9 +1,8 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import type { DeliveryEvent } from '../../src/schemas/delivery';
-import type { WebhookEndpoint } from '../../src/schemas/webhook-endpoint';
+import type { ControlQuery } from '../../src/client/control-contract';
 import { EVENT_TYPES } from '../../src/schemas/event-type-names';
-import { control, withQuery } from '../api';
+import { useControl } from '../api';
 import { Badge, ErrorNote, Instant, Json, Loading, Panel, offset } from '../components';
 import { go } from '../hash-route';
 import { useLoad } from '../use-load';
@@ -11,11 +10,7 @@ import { useLoad } from '../use-load';
 /** Rows on a page: a screenful; 20,000 records are paged, never drawn at once. */
 export const EVENTS_PAGE_SIZE = 50;
 
-interface EventPage {
-  events: DeliveryEvent[];
-  counts: Record<string, number>;
-  next_cursor: string | null;
-}
+type EventQuery = ControlQuery<'control.events.list'>;
 
 /** The filters a link may carry (`#/events?status=failed&type=...`). */
 export type EventFilters = Partial<Record<'type' | 'status' | 'validation' | 'endpoint' | 'cursor' | 'event', string>>;
@@ -25,17 +20,19 @@ export type EventFilters = Partial<Record<'type' | 'status' | 'validation' | 'en
  * endpoint, a page at a time; a record opens with every attempt and the envelope sent, and can be redelivered.
  */
 export function EventsView({ filters }: { filters: EventFilters }) {
-  const query = {
+  const control = useControl();
+  // The filters of a link are taken as they come: a type or status bvs-mock does not know is its to refuse (422).
+  const query: EventQuery = {
     order: 'newest',
     limit: EVENTS_PAGE_SIZE,
-    type: filters.type,
-    status: filters.status,
+    type: filters.type as EventQuery['type'],
+    status: filters.status as EventQuery['status'],
     entity_validation_id: filters.validation,
     endpoint_id: filters.endpoint,
     cursor: filters.cursor,
   };
-  const page = useLoad(() => control<EventPage>('GET', withQuery('/_mock/events', query)), [JSON.stringify(query)]);
-  const endpoints = useLoad(() => control<{ webhook_endpoints: WebhookEndpoint[] }>('GET', withQuery('/_mock/webhook_endpoints')), []);
+  const page = useLoad(() => control.call('control.events.list', { query }), [JSON.stringify(query)]);
+  const endpoints = useLoad(() => control.call('control.webhook_endpoints.list'), []);
   // Cursors of the newer pages visited, so "Newer" goes back without a cursor of its own in the API.
   const [newer, setNewer] = useState<Array<string | undefined>>([]);
   const set = (patch: EventFilters) => {
@@ -177,14 +174,15 @@ function Counts({ counts, onPick }: { counts: Record<string, number>; onPick: (s
 
 /** One delivery record: its attempts, the envelope sent, and redelivery. */
 function EventDetail({ id, endpointName, onClose }: { id: string; endpointName: (id: string | null) => string; onClose: () => void }) {
-  const record = useLoad(() => control<DeliveryEvent>('GET', withQuery(`/_mock/events/${id}`)), [id]);
+  const control = useControl();
+  const record = useLoad(() => control.call('control.events.get', { params: { id } }), [id]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | undefined>(undefined);
   const redeliver = async () => {
     setBusy(true);
     setError(undefined);
     try {
-      await control('POST', withQuery(`/_mock/events/${id}/redeliver`), {});
+      await control.call('control.events.redeliver', { params: { id }, body: {} });
       record.reload();
     } catch (caught) {
       setError(caught as Error);

@@ -1,11 +1,12 @@
-import type { ContractReport } from '../../src/schemas/control-answers';
-import { authHeaders, control, withQuery } from '../api';
+import type { ControlClient } from '../../src/client/control-client';
+import { useControl } from '../api';
 import { Badge, ErrorNote, Loading, Panel } from '../components';
 import { useLoad } from '../use-load';
 
 /** The contract report of the run so far (`GET /_mock/report`): what was exercised and not, violations at their JSON paths, receivers' findings. */
 export function ReportView() {
-  const report = useLoad(() => control<ContractReport>('GET', withQuery('/_mock/report', { format: 'json' })), []);
+  const control = useControl();
+  const report = useLoad(() => control.call('control.report', { query: { format: 'json' } }), []);
   const data = report.data;
   return (
     <div class="stack" data-testid="report">
@@ -32,11 +33,11 @@ export function ReportView() {
             <div class="tile">
               <span class="tile-label">Download</span>
               <span>
-                <button type="button" class="link" onClick={() => void download('markdown', 'md')}>
+                <button type="button" class="link" onClick={() => void download(control, 'markdown', 'md')}>
                   Markdown
                 </button>{' '}
                 ·{' '}
-                <button type="button" class="link" onClick={() => void download('junit', 'xml')}>
+                <button type="button" class="link" onClick={() => void download(control, 'junit', 'xml')}>
                   JUnit XML
                 </button>
               </span>
@@ -148,9 +149,9 @@ function Exercised({ exercised, missing }: { exercised: Record<string, number>; 
 }
 
 /** The report in another format, fetched with the token and saved as a file. */
-async function download(format: string, extension: string): Promise<void> {
-  const response = await fetch(withQuery('/_mock/report', { format }), { headers: authHeaders() });
-  const url = URL.createObjectURL(await response.blob());
+async function download(control: ControlClient, format: 'markdown' | 'junit', extension: string): Promise<void> {
+  const text = await control.text('control.report', { query: { format } });
+  const url = URL.createObjectURL(new Blob([text], { type: format === 'junit' ? 'application/xml' : 'text/markdown' }));
   const link = document.createElement('a');
   link.href = url;
   link.download = `bvs-mock-report.${extension}`;

@@ -1,13 +1,15 @@
+import type { ControlClient } from '../../src/client/control-client';
 import type { ValidationTree } from '../../src/schemas/dashboard-answers';
 import type { DataSourceRunBatch } from '../../src/schemas/data-source-run-batch';
 import type { DeliveryEvent } from '../../src/schemas/delivery';
 import type { EmittedEvent } from '../../src/schemas/control-answers';
-import { allPages, control, withQuery } from '../api';
+import { useControl } from '../api';
 import { Badge, ErrorNote, Instant, Loading, Panel, offset } from '../components';
 import { useLoad } from '../use-load';
 import { Timeline } from './timeline';
 
-interface TreeData {
+/** A tree with its events, emitted and delivered. */
+interface LoadedTree {
   tree: ValidationTree;
   emitted: EmittedEvent[];
   deliveries: DeliveryEvent[];
@@ -16,11 +18,12 @@ interface TreeData {
 /** A tree's events and deliveries mostly fit one page of each (a tree emits tens of events); a page cut by its byte budget is followed. */
 const TREE_EVENTS_LIMIT = 1000;
 
-async function loadTree(id: string): Promise<TreeData> {
+async function loadTree(control: ControlClient, id: string): Promise<LoadedTree> {
+  const query = { entity_validation_id: id, limit: TREE_EVENTS_LIMIT };
   const [tree, emitted, deliveries] = await Promise.all([
-    control<ValidationTree>('GET', withQuery(`/_mock/entity_validations/${id}`)),
-    allPages<EmittedEvent, 'events'>('/_mock/emitted', 'events', { entity_validation_id: id, limit: TREE_EVENTS_LIMIT }),
-    allPages<DeliveryEvent, 'events'>('/_mock/events', 'events', { entity_validation_id: id, limit: TREE_EVENTS_LIMIT }),
+    control.call('control.validations.tree', { params: { id } }),
+    control.all('control.emitted', 'events', { query }),
+    control.all('control.events.list', 'events', { query }),
   ]);
   return { tree, emitted, deliveries };
 }
@@ -31,7 +34,8 @@ async function loadTree(id: string): Promise<TreeData> {
  * its events on the simulated clock, where the order rules of spec §6 can be checked by eye.
  */
 export function ValidationTreeView({ id }: { id: string }) {
-  const loaded = useLoad(() => loadTree(id), [id]);
+  const control = useControl();
+  const loaded = useLoad(() => loadTree(control, id), [id]);
   if (loaded.data === undefined)
     return (
       <Panel title={<span class="mono">{id}</span>}>

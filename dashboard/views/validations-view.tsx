@@ -1,5 +1,4 @@
-import type { ValidationSummary } from '../../src/schemas/dashboard-answers';
-import { control, withQuery } from '../api';
+import { useControl } from '../api';
 import { Badge, ErrorNote, Instant, Loading, Panel } from '../components';
 import { go } from '../hash-route';
 import { useLoad } from '../use-load';
@@ -8,19 +7,14 @@ import { ValidationTreeView } from './validation-tree';
 /** Validations listed on a page; 1,000 are paged, never drawn at once. */
 export const VALIDATIONS_PAGE_SIZE = 100;
 
-interface SummaryPage {
-  validations: ValidationSummary[];
-  total: number;
-  next_cursor: string | null;
-}
-
 /**
  * The validations created through the API, newest first, and the one chosen drawn as its tree beside
  * its events on the simulated timeline (`#/validations?id=evl_...`).
  */
 export function ValidationsView({ params }: { params: Record<string, string> }) {
   const cursor = params.cursor;
-  const list = useLoad(() => control<SummaryPage>('GET', withQuery('/_mock/entity_validations', { limit: VALIDATIONS_PAGE_SIZE, cursor })), [cursor ?? '']);
+  const control = useControl();
+  const list = useLoad(() => control.call('control.validations.list', { query: { limit: VALIDATIONS_PAGE_SIZE, cursor } }), [cursor ?? '']);
   const pick = (id: string) => go('validations', { ...params, id });
   return (
     <div class="split split-list">

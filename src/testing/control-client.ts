@@ -1,5 +1,5 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { ControlApiError } from '../client/control-api-error';
+import type { ControlClient } from '../client/control-client';
 import type { ReportFormat } from '../contract';
 import type {
   ActiveFault,
@@ -8,7 +8,6 @@ import type {
   ClockRunAnswer,
   DeliveryEventPage,
   EmittedPage,
-  FaultList,
   JournalPage,
   OrganizationSettingsAnswer,
   OrganizationSettingsPatch,
@@ -36,38 +35,10 @@ import type {
   z,
 } from '../schemas';
 import { listenForChanges, type ChangeNotice } from './change-stream';
+import { typedClientFor, type ControlClientOptions } from './control-connection';
 
+export { ControlApiError, type ControlClientOptions };
 export type { EmittedEvent, Health, JournalEntry, ScenarioListing };
-
-/** How to reach a bvs-mock and prove the right to its control API. */
-export interface ControlClientOptions {
-  /** Its base URL, like `https://127.0.0.1:4010` or `https://bvs:4010` in a CI network. */
-  url: string;
-  /** The control token it was started with (`--control-token`), if it is locked. */
-  controlToken?: string;
-  /** The certificate (PEM) to trust for HTTPS: the one bvs-mock serves (`startBvsMock` gives it as `certificate`) or the one it was started with (`--tls-cert`). */
-  ca?: string;
-  /** The organization control calls act on, unless a call names another; default: bvs-mock's default organization. */
-  organizationId?: string;
-}
-
-/**
- * A control API call bvs-mock refused: its status and the error it answered.
- *
- * @example
- * await expect(bvs.control.informationRequest.evaluate(id, 'Too early.')).rejects.toMatchObject({ status: 409 });
- */
-export class ControlApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-    readonly call: string,
-  ) {
-    const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
-    super(`bvs-mock: ${call} answered ${status}${error ? ` ${error.code}: ${error.message}` : ''}`);
-    this.name = 'ControlApiError';
-  }
-}
 
 /**
  * The filters and page of `GET /_mock/events`.
@@ -117,30 +88,31 @@ type Answer<S extends z.ZodType> = z.output<S>;
  * const records = await control.events({ type: 'data_source_run_batch.ready' });
  */
 export class BvsMockControl {
-  private readonly base: URL;
+  /** The typed client of every control operation (src/client) this one is built on, for a call it has no method for. */
+  readonly client: ControlClient;
 
   constructor(private readonly options: ControlClientOptions) {
-    this.base = new URL(options.url);
+    this.client = typedClientFor(options);
   }
 
   /** `GET /_mock/health`: readiness, the clock, retention and delivery counts. */
   health(): Promise<Health> {
-    return this.call('GET', '/_mock/health');
+    return this.client.call('control.health');
   }
 
   /** `POST /_mock/reset`: every part back to its start (scenarios added at run time go too). */
   async reset(): Promise<void> {
-    await this.call('POST', '/_mock/reset', {});
+    await this.client.call('control.reset');
   }
 
   /** `GET /_mock/clock`. */
   clock(): Promise<ClockDescription> {
-    return this.call('GET', '/_mock/clock');
+    return this.client.call('control.clock');
   }
 
   /** `POST /_mock/clock/advance`: with the manual clock, answers once the deliveries due by then have ended. */
   advance(seconds: number): Promise<Answer<typeof ClockAdvanceAnswer>> {
-    return this.call('POST', '/_mock/clock/advance', { seconds });
+    return this.client.call('control.clock.advance', { body: { seconds } });
   }
 
   /**
@@ -154,22 +126,22 @@ export class BvsMockControl {
    * expect(run.settled).toBe(true); // else a receiver still holds deliveries: GET /_mock/events?status=pending
    */
   run(options: ClockRunOptions = {}): Promise<Answer<typeof ClockRunAnswer>> {
-    return this.call('POST', '/_mock/clock/run', options.maxWaitSeconds === undefined ? {} : { max_wait_seconds: options.maxWaitSeconds });
+    return this.client.call('control.clock.run', { body: options.maxWaitSeconds === undefined ? {} : { max_wait_seconds: options.maxWaitSeconds } });
   }
 
   /** `GET /_mock/scenarios`. */
   async scenarios(): Promise<ScenarioListing[]> {
-    return (await this.call<{ scenarios: ScenarioListing[] }>('GET', '/_mock/scenarios')).scenarios;
+    return (await this.client.call('control.scenarios.list')).scenarios;
   }
 
   /** `POST /_mock/scenarios`: a scenario as YAML text or as an object (sent as JSON). */
   addScenario(scenario: string | Record<string, unknown>): Promise<ScenarioListing> {
-    return typeof scenario === 'string' ? this.call('POST', '/_mock/scenarios', scenario, 'application/yaml') : this.call('POST', '/_mock/scenarios', scenario);
+    return this.client.call('control.scenarios.add', typeof scenario === 'string' ? { body: scenario, contentType: 'application/yaml' } : { body: scenario });
   }
 
   /** `DELETE /_mock/scenarios/:name`: a scenario added at run time. */
   async removeScenario(name: string): Promise<void> {
-    await this.call('DELETE', `/_mock/scenarios/${encodeURIComponent(name)}`);
+    await this.client.call('control.scenarios.remove', { params: { name } });
   }
 
   /** `PATCH /_mock/organizations/:id/settings`. */
@@ -177,60 +149,53 @@ export class BvsMockControl {
     patch: Body<typeof OrganizationSettingsPatch>,
     organizationId = this.options.organizationId ?? 'default',
   ): Promise<Answer<typeof OrganizationSettingsAnswer>> {
-    return this.call('PATCH', `/_mock/organizations/${encodeURIComponent(organizationId)}/settings`, patch);
+    return this.client.call('control.organization.settings', { params: { id: organizationId }, body: patch });
   }
 
   /** `GET /_mock/webhook_endpoints`. */
   async endpoints(): Promise<WebhookEndpoint[]> {
-    return (await this.call<{ webhook_endpoints: WebhookEndpoint[] }>('GET', this.scoped('/_mock/webhook_endpoints'))).webhook_endpoints;
+    return (await this.client.call('control.webhook_endpoints.list', { query: this.scope() })).webhook_endpoints;
   }
 
   /** `POST /_mock/webhook_endpoints`: with `auth_type: 'secret'`, the secret is chosen here or generated, and shown only now. */
   createEndpoint(body: Body<typeof WebhookEndpointCreate>): Promise<Answer<typeof WebhookEndpointAnswer>> {
-    return this.call('POST', '/_mock/webhook_endpoints', this.withOrganization(body));
+    return this.client.call('control.webhook_endpoints.create', { body: this.withOrganization(body) });
   }
 
   /** `PATCH /_mock/webhook_endpoints/:id`. */
   updateEndpoint(id: string, patch: Body<typeof WebhookEndpointPatch>): Promise<Answer<typeof WebhookEndpointAnswer>> {
-    return this.call('PATCH', `/_mock/webhook_endpoints/${id}`, this.withOrganization(patch));
+    return this.client.call('control.webhook_endpoints.update', { params: { id }, body: this.withOrganization(patch) });
   }
 
   /** `DELETE /_mock/webhook_endpoints/:id`. */
   async deleteEndpoint(id: string): Promise<void> {
-    await this.call('DELETE', this.scoped(`/_mock/webhook_endpoints/${id}`));
+    await this.client.call('control.webhook_endpoints.delete', { params: { id }, query: this.scope() });
   }
 
   /** `POST /_mock/webhook_endpoints/:id/secret`: the chosen secret, or a generated one. */
   async setEndpointSecret(id: string, secret?: string): Promise<string> {
-    return (await this.call<{ secret: string }>('POST', `/_mock/webhook_endpoints/${id}/secret`, this.withOrganization(secret === undefined ? {} : { secret })))
-      .secret;
+    const body = this.withOrganization(secret === undefined ? {} : { secret });
+    return (await this.client.call('control.webhook_endpoints.secret', { params: { id }, body })).secret;
   }
 
   /** `GET /_mock/events`: one page of delivery records, oldest first, and the cursor of the next page. */
   events(query: EventQuery = {}): Promise<Answer<typeof DeliveryEventPage>> {
-    return this.call('GET', this.scoped('/_mock/events', query as Record<string, string | number | undefined>));
+    return this.client.call('control.events.list', { query: { ...query, ...this.scope() } });
   }
 
   /** Every delivery record that matches, across pages. */
-  async allEvents(query: Omit<EventQuery, 'cursor' | 'limit'> = {}): Promise<DeliveryEvent[]> {
-    const all: DeliveryEvent[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.events({ ...query, limit: 1000, cursor });
-      all.push(...page.events);
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor !== undefined);
-    return all;
+  allEvents(query: Omit<EventQuery, 'cursor' | 'limit'> = {}): Promise<DeliveryEvent[]> {
+    return this.client.all('control.events.list', 'events', { query: { ...query, limit: 1000, ...this.scope() } });
   }
 
   /** `GET /_mock/events/:id`. */
   event(id: string): Promise<DeliveryEvent> {
-    return this.call('GET', this.scoped(`/_mock/events/${id}`));
+    return this.client.call('control.events.get', { params: { id }, query: this.scope() });
   }
 
   /** `POST /_mock/events/:id/redeliver`: answers with the record once the attempt has ended. */
   redeliver(id: string): Promise<DeliveryEvent> {
-    return this.call('POST', `/_mock/events/${id}/redeliver`, this.withOrganization({}));
+    return this.client.call('control.events.redeliver', { params: { id }, body: this.withOrganization({}) });
   }
 
   /**
@@ -242,56 +207,56 @@ export class BvsMockControl {
    * expect(check.report.results.filter((result) => result.outcome === 'fail')).toEqual([]);
    */
   checkReceiver(endpointId: string): Promise<EndpointReceiverCheck> {
-    return this.call('POST', '/_mock/receiver-checks', this.withOrganization({ endpoint_id: endpointId }));
+    return this.client.call('control.receiver_checks.run', { body: this.withOrganization({ endpoint_id: endpointId }) });
   }
 
   /** `GET /_mock/receiver-checks`: the receiver checks since the last reset. */
   async receiverChecks(): Promise<EndpointReceiverCheck[]> {
-    return (await this.call<{ receiver_checks: EndpointReceiverCheck[] }>('GET', this.scoped('/_mock/receiver-checks'))).receiver_checks;
+    return (await this.client.call('control.receiver_checks.list', { query: this.scope() })).receiver_checks;
   }
 
   /** `GET /_mock/faults`. */
   async faults(): Promise<ActiveFault[]> {
-    return (await this.call<Answer<typeof FaultList>>('GET', '/_mock/faults')).faults;
+    return (await this.client.call('control.faults.list')).faults;
   }
 
   /** `POST /_mock/faults`: a delivery or API fault, until cleared (or for `count` requests). */
   addFault(fault: z.input<typeof FaultRequest>): Promise<ActiveFault> {
-    return this.call('POST', '/_mock/faults', fault);
+    return this.client.call('control.faults.add', { body: fault });
   }
 
   /** `DELETE /_mock/faults`. */
   async clearFaults(): Promise<void> {
-    await this.call('DELETE', '/_mock/faults');
+    await this.client.call('control.faults.clear');
   }
 
   /** `POST /_mock/entity_validations/:id/revalidate`: once its previous play has ended. */
   revalidate(validationId: string): Promise<EntityValidation> {
-    return this.call('POST', `/_mock/entity_validations/${validationId}/revalidate`, this.withOrganization({}));
+    return this.client.call('control.revalidate', { params: { id: validationId }, body: this.withOrganization({}) });
   }
 
   /** `POST /_mock/data_source_runs/:id/input`: the input a `missing_input_data` run waits for. */
   async supplyInput(runId: string): Promise<void> {
-    await this.call('POST', `/_mock/data_source_runs/${runId}/input`, this.withOrganization({}));
+    await this.client.call('control.run.input', { params: { id: runId }, body: this.withOrganization({}) });
   }
 
   /** The recipient and reviewers of an information request (`POST /_mock/information_requests/:id/...`), in the order the request allows. */
   readonly informationRequest = {
     submit: (id: string, items?: string[]): Promise<InformationRequest> =>
-      this.call('POST', `/_mock/information_requests/${id}/submit`, this.withOrganization(items === undefined ? {} : { items })),
+      this.client.call('control.information_request.submit', { params: { id }, body: this.withOrganization(items === undefined ? {} : { items }) }),
     analyze: (id: string, analysis: Body<typeof AnalyzeRequest> = {}): Promise<InformationRequest> =>
-      this.call('POST', `/_mock/information_requests/${id}/analyze`, this.withOrganization(analysis)),
+      this.client.call('control.information_request.analyze', { params: { id }, body: this.withOrganization(analysis) }),
     assign: (id: string, assignment: Body<typeof AssignRequest>): Promise<InformationRequest> =>
-      this.call('POST', `/_mock/information_requests/${id}/assignments`, this.withOrganization(assignment)),
+      this.client.call('control.information_request.assignments', { params: { id }, body: this.withOrganization(assignment) }),
     completeAssignment: (id: string, reviewerEmail: string): Promise<InformationRequest> =>
-      this.call('POST', `/_mock/information_requests/${id}/assignments/complete`, this.withOrganization({ reviewer_email: reviewerEmail })),
+      this.client.call('control.information_request.assignments.complete', { params: { id }, body: this.withOrganization({ reviewer_email: reviewerEmail }) }),
     evaluate: (id: string, comment: string): Promise<InformationRequest> =>
-      this.call('POST', `/_mock/information_requests/${id}/evaluate`, this.withOrganization({ comment })),
+      this.client.call('control.information_request.evaluate', { params: { id }, body: this.withOrganization({ comment }) }),
   };
 
   /** `GET /_mock/emitted`: the events emitted since the last reset (oldest first, without bodies). */
   emitted(query: { type?: EventType; entity_validation_id?: string; limit?: number; cursor?: string } = {}): Promise<Answer<typeof EmittedPage>> {
-    return this.call('GET', this.scoped('/_mock/emitted', query));
+    return this.client.call('control.emitted', { query: { ...query, ...this.scope() } });
   }
 
   /**
@@ -303,15 +268,8 @@ export class BvsMockControl {
   }
 
   /** Every emitted event that matches, across pages: a page may hold fewer than asked for (`cut_by_size`), so only a null `next_cursor` ends the list. */
-  private async allEmitted(query: { type?: EventType; entity_validation_id?: string }): Promise<EmittedEvent[]> {
-    const all: EmittedEvent[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.emitted({ ...query, limit: 1000, cursor });
-      all.push(...page.events);
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor !== undefined);
-    return all;
+  private allEmitted(query: { type?: EventType; entity_validation_id?: string }): Promise<EmittedEvent[]> {
+    return this.client.all('control.emitted', 'events', { query: { ...query, limit: 1000, ...this.scope() } });
   }
 
   /**
@@ -347,7 +305,7 @@ export class BvsMockControl {
 
   /** `GET /_mock/entity_validations/:id/settled`: whether the validation's tree has nothing left scheduled. */
   async isSettled(validationId: string): Promise<boolean> {
-    return (await this.call<{ settled: boolean }>('GET', this.scoped(`/_mock/entity_validations/${validationId}/settled`))).settled;
+    return (await this.client.call('control.settled', { params: { id: validationId }, query: this.scope() })).settled;
   }
 
   /**
@@ -368,17 +326,17 @@ export class BvsMockControl {
 
   /** `GET /_mock/organizations`: the organizations configured, the default one marked. */
   async organizations(): Promise<OrganizationListing[]> {
-    return (await this.call<{ organizations: OrganizationListing[] }>('GET', '/_mock/organizations')).organizations;
+    return (await this.client.call('control.organizations')).organizations;
   }
 
   /** `GET /_mock/entity_validations`: one page of the validations created through the API, newest first. */
   validations(query: { limit?: number; cursor?: string } = {}): Promise<Answer<typeof ValidationSummaryPage>> {
-    return this.call('GET', this.scoped('/_mock/entity_validations', query));
+    return this.client.call('control.validations.list', { query: { ...query, ...this.scope() } });
   }
 
   /** `GET /_mock/entity_validations/:id`: a validation's whole tree (partners, batches, runs with their history, formations, information requests). */
   validationTree(id: string): Promise<ValidationTree> {
-    return this.call('GET', this.scoped(`/_mock/entity_validations/${id}`));
+    return this.client.call('control.validations.tree', { params: { id }, query: this.scope() });
   }
 
   /**
@@ -386,12 +344,13 @@ export class BvsMockControl {
    * the clock moved, a reset) until the function it resolves with is called.
    */
   onChange(listener: (notice: ChangeNotice) => void): Promise<() => void> {
-    return listenForChanges(this.options, listener);
+    return listenForChanges(this.client, listener);
   }
 
   /** `GET /_mock/requests`: the journal of API requests, with their contract violations. */
   requests(query: { violations?: boolean; organization_id?: string; limit?: number; cursor?: string } = {}): Promise<Answer<typeof JournalPage>> {
-    return this.call('GET', this.path('/_mock/requests', { ...query, violations: query.violations === undefined ? undefined : String(query.violations) }));
+    const violations = query.violations === undefined ? undefined : query.violations ? ('true' as const) : ('false' as const);
+    return this.client.call('control.requests', { query: { ...query, violations } });
   }
 
   /** `GET /_mock/report`: the contract report as an object. */
@@ -399,63 +358,16 @@ export class BvsMockControl {
   /** `GET /_mock/report?format=`: the report as JUnit XML, Markdown or JSON text. */
   report(format: ReportFormat): Promise<string>;
   report(format?: ReportFormat): Promise<ContractReport | string> {
-    return format === undefined ? this.call('GET', '/_mock/report') : this.text('GET', `/_mock/report?format=${format}`);
+    return format === undefined ? this.client.call('control.report') : this.client.text('control.report', { query: { format } });
   }
 
   private withOrganization<T extends object>(body: T): T & { organization_id?: string } {
     return this.options.organizationId === undefined ? body : { ...body, organization_id: this.options.organizationId };
   }
 
-  private scoped(path: string, query: Record<string, string | number | undefined> = {}): string {
-    return this.path(path, { ...query, organization_id: this.options.organizationId });
-  }
-
-  private path(path: string, query: Record<string, string | number | undefined>): string {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
-    const text = params.toString();
-    return text === '' ? path : `${path}?${text}`;
-  }
-
-  private async call<T>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<T> {
-    const text = await this.text(method, path, body, contentType);
-    return (text === '' ? undefined : JSON.parse(text)) as T;
-  }
-
-  private text(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<string> {
-    const url = new URL(path, this.base);
-    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-    const headers: Record<string, string> = {};
-    if (payload !== undefined) headers['content-type'] = contentType;
-    if (this.options.controlToken !== undefined) headers.authorization = `Bearer ${this.options.controlToken}`;
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    return new Promise((resolve, reject) => {
-      const outgoing = send(
-        url,
-        { method, headers, ...(url.protocol === 'https:' && this.options.ca !== undefined ? { ca: this.options.ca } : {}) },
-        (answer) => {
-          const chunks: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-          answer.on('error', reject);
-          answer.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            const status = answer.statusCode ?? 0;
-            if (status >= 200 && status <= 299) return resolve(text);
-            let parsed: unknown = text;
-            try {
-              parsed = JSON.parse(text);
-            } catch {
-              // Not JSON: kept as text in the error.
-            }
-            reject(new ControlApiError(status, parsed, `${method} ${url.pathname}`));
-          });
-        },
-      );
-      outgoing.on('error', (error) =>
-        reject(new Error(`bvs-mock: cannot reach ${this.base.origin} for ${method} ${url.pathname}: ${error.message}`, { cause: error })),
-      );
-      outgoing.end(payload);
-    });
+  /** The query naming the organization of these options, if any. */
+  private scope(): { organization_id?: string } {
+    return this.options.organizationId === undefined ? {} : { organization_id: this.options.organizationId };
   }
 }
 

@@ -1,6 +1,8 @@
+import { createControlClient, type ControlClient } from '../../src/client';
 import type { EngineEvent } from '../../src/engine';
 import { startServer, type ServerOptions, type StartedServer } from '../../src/http';
 import { ApiError, EntityValidation, type ApiErrorCode } from '../../src/schemas';
+import { trustingFetchOptions } from '../../src/testing/trusting-dispatcher';
 import { httpClient, type HttpAnswer, type HttpCall, type HttpClient } from './https-client';
 
 /** The default organization's API key (DEFAULT_ORGANIZATION in src/schemas/config.ts). */
@@ -10,6 +12,8 @@ export const DEFAULT_API_KEY = 'test_key_default';
 export interface TestServer {
   server: StartedServer;
   client: HttpClient;
+  /** The typed control client (src/client), trusting the server's certificate. */
+  control: ControlClient;
   /** Unexpected errors the server logged (each became a 500), with their request ids. */
   unexpectedErrors: string[];
   /** Shorthand of `client.request`. */
@@ -51,6 +55,8 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     ...options,
   });
   const client = httpClient({ baseUrl: server.url, ca: server.certificate });
+  const trust = trustingFetchOptions(server.certificate ?? undefined);
+  const control = createControlClient({ url: server.url, controlToken: options.controlToken, fetchOptions: trust });
   const call = (target: string, request?: HttpCall) => client.request(target, request);
   const json: TestServer['json'] = (method, target, body, headers = {}) =>
     call(target, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -61,6 +67,7 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
   return {
     server,
     client,
+    control,
     unexpectedErrors,
     call,
     json,
@@ -70,15 +77,16 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
       return EntityValidation.parse(answer.json());
     },
     async runClock() {
-      expectOk(await call('/_mock/clock/run', { method: 'POST' }), 200, 'clock run');
+      await control.call('control.clock.run', { body: {} });
     },
     async advance(seconds) {
-      expectOk(await json('POST', '/_mock/clock/advance', { seconds }), 200, 'clock advance');
+      await control.call('control.clock.advance', { body: { seconds } });
     },
     token: (fields) =>
       call('/oauth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() }),
     async close() {
       client.close();
+      await trust?.dispatcher.close();
       await server.close();
     },
   };
@@ -114,8 +122,7 @@ export function useTestServer(options: ServerOptions | (() => ServerOptions) = {
   });
   if (reset) {
     beforeEach(async () => {
-      const answer = await live().call('/_mock/reset', { method: 'POST' });
-      if (answer.status !== 200) throw new Error(`useTestServer: POST /_mock/reset answered ${answer.status} ${answer.text().slice(0, 300)}`);
+      await live().control.call('control.reset');
       events.length = 0;
     });
   }
@@ -129,6 +136,9 @@ export function useTestServer(options: ServerOptions | (() => ServerOptions) = {
     },
     get client() {
       return live().client;
+    },
+    get control() {
+      return live().control;
     },
     get unexpectedErrors() {
       return live().unexpectedErrors;

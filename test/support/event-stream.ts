@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { createEventParser, type ServerSentEvent } from '../../src/client';
 
 /** An open `text/event-stream` answer: its head, what it has sent so far, and a way to hang up. */
 export interface OpenStream {
@@ -7,6 +8,8 @@ export interface OpenStream {
   headers: IncomingHttpHeaders;
   /** Everything received so far, as text. */
   received(): string;
+  /** The events received so far, read by the one event parser of src/client. */
+  events(): ServerSentEvent[];
   /** Resolves once the received text matches, or rejects after `timeoutMs`. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
   /** Resolves when the server ends the stream or the connection closes. */
@@ -25,6 +28,8 @@ export function openEventStream(baseUrl: string, path: string, options: { ca?: s
   return new Promise((resolve, reject) => {
     const request = send(url, { headers: options.headers ?? {}, ...(options.ca ? { ca: options.ca } : {}) }, (response) => {
       let text = '';
+      const events: ServerSentEvent[] = [];
+      const parser = createEventParser({ onEvent: (event) => events.push(event) });
       const waiters: Array<() => void> = [];
       response.setEncoding('utf8');
       const ended = new Promise<void>((done) => {
@@ -34,12 +39,14 @@ export function openEventStream(baseUrl: string, path: string, options: { ca?: s
       response.on('data', (chunk: string) => {
         const first = text === '';
         text += chunk;
+        parser.feed(chunk);
         for (const waiter of waiters.splice(0)) waiter();
         if (first) {
           resolve({
             status: response.statusCode ?? 0,
             headers: response.headers,
             received: () => text,
+            events: () => events,
             ended,
             waitFor: (pattern, timeoutMs = 5_000) =>
               new Promise<void>((done, fail) => {
@@ -61,6 +68,7 @@ export function openEventStream(baseUrl: string, path: string, options: { ca?: s
           status: response.statusCode ?? 0,
           headers: response.headers,
           received: () => text,
+          events: () => events,
           ended,
           waitFor: () => Promise.reject(new Error('the stream ended')),
           close: () => request.destroy(),

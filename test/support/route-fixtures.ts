@@ -39,12 +39,10 @@ export async function seedResources(t: TestServer, key = DEFAULT_API_KEY, organi
   const has = (operation: string) => allRoutes().some((route) => route.operation === operation);
   let webhookEndpoint = 'whe_none';
   if (has('control.webhook_endpoints.create')) {
-    const answer = await t.json('POST', `/_mock/webhook_endpoints?organization_id=${organization}`, {
-      name: 'fixture',
-      url: 'https://127.0.0.1:9/fixture',
-      enabled: false,
+    const answer = await t.control.call('control.webhook_endpoints.create', {
+      body: { organization_id: organization, name: 'fixture', url: 'https://127.0.0.1:9/fixture', enabled: false },
     });
-    webhookEndpoint = answer.json<{ webhook_endpoint?: { id?: string } }>().webhook_endpoint?.id ?? webhookEndpoint;
+    webhookEndpoint = answer.webhook_endpoint.id;
   }
   const created = await t.create({ tin: CL_FORMATION_TIN, country: 'CL', information_request: { template_id: 'irt_seed' } }, { key });
   await t.runClock();
@@ -53,8 +51,8 @@ export async function seedResources(t: TestServer, key = DEFAULT_API_KEY, organi
   const main = validation.data_source_run_batches[0]!;
   let event = 'evt_none';
   if (has('control.events.list')) {
-    const answer = await t.call(`/_mock/events?organization_id=${organization}`);
-    event = answer.json<{ events?: Array<{ id?: string }> }>().events?.[0]?.id ?? event;
+    const page = await t.control.call('control.events.list', { query: { organization_id: organization } });
+    event = page.events[0]?.id ?? event;
   }
   const local = (url: string | null) => {
     if (url === null) throw new Error('seedResources: expected a pre-signed URL');

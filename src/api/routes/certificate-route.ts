@@ -6,7 +6,7 @@ import type { Route } from '../router';
  * `GET /_mock/certificate`: the certificate bvs-mock presents, as PEM, so a client in another container
  * trusts it in one step (`curl --cacert`, `NODE_EXTRA_CA_CERTS`). Open under `--control-token`: it is public.
  */
-export const certificateRoute: Route = {
+export const certificateRoute = {
   method: 'GET',
   pattern: '/_mock/certificate',
   operation: 'control.certificate',
@@ -25,4 +25,4 @@ export const certificateRoute: Route = {
     if (certificate === null) throw problems.noCertificate();
     return { status: 200, headers: { 'content-type': 'application/x-pem-file' }, body: certificate };
   },
-};
+} as const satisfies Route;

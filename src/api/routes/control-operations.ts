@@ -12,6 +12,20 @@ import { reportRoute } from './report-route';
  * is built from. The pre-signed files and the recipient page live under `/_mock` too, but they are URLs
  * found in payloads, not operations a test calls, so they are not in it.
  */
-export function controlOperations(): Route[] {
-  return [...controlRoutes, certificateRoute, ...deliveryRoutes, ...receiverCheckRoutes, reportRoute, ...dashboardRoutes, ...controlDocumentRoutes()];
+export function controlOperations() {
+  return [
+    ...controlRoutes,
+    certificateRoute,
+    ...deliveryRoutes,
+    ...receiverCheckRoutes,
+    reportRoute,
+    ...dashboardRoutes,
+    ...controlDocumentRoutes(),
+  ] satisfies Route[];
 }
+
+/**
+ * One control operation as declared, with its literal method, pattern and operation name and the zod
+ * schemas of its document: what the typed control client (src/client/control-contract.ts) is derived from.
+ */
+export type ControlRoute = ReturnType<typeof controlOperations>[number];

@@ -70,7 +70,7 @@ function refuseRedacted(patch: Record<string, unknown>): void {
 }
 
 /** The control API (docs/design.md): health, reset, the clock, organizations' settings, the journal, and the engine's levers. */
-export const controlRoutes: Route[] = [
+export const controlRoutes = [
   {
     method: 'GET',
     pattern: '/_mock/health',
@@ -342,4 +342,4 @@ export const controlRoutes: Route[] = [
     },
   },
   ...informationRequestRoutes,
-];
+] as const satisfies readonly Route[];

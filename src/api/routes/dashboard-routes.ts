@@ -33,7 +33,7 @@ const sse = (event: string, data: unknown, id?: number) => `${id === undefined ?
  * validations and their trees, and a stream of change notices. Nothing here is the dashboard's own: a
  * script reads the same answers.
  */
-export const dashboardRoutes: Route[] = [
+export const dashboardRoutes = [
   {
     method: 'GET',
     pattern: '/_mock/organizations',
@@ -152,4 +152,4 @@ export const dashboardRoutes: Route[] = [
       };
     },
   },
-];
+] as const satisfies readonly Route[];

@@ -46,7 +46,7 @@ function checkOAuthEnabling(context: RouteContext, endpoint: Pick<WebhookEndpoin
 }
 
 /** The dashboard's delivery screens: endpoints and their secrets, delivery records, redelivery, and faults. */
-export const deliveryRoutes: Route[] = [
+export const deliveryRoutes = [
   {
     method: 'GET',
     pattern: '/_mock/webhook_endpoints',
@@ -285,4 +285,4 @@ export const deliveryRoutes: Route[] = [
       return { status: 204, headers: {}, body: '' };
     },
   },
-];
+] as const satisfies readonly Route[];

@@ -21,16 +21,16 @@ import { unwrap } from '../api-problem';
  * (`POST /_mock/information_requests/:id/<action>`): the body checked with
  * `schema`, the action applied, and the request answered as it stands after it.
  */
-function requestAction<T>(
-  path: string,
-  schema: ZodType<T>,
+function requestAction<const P extends string, S extends ZodType>(
+  path: P,
+  schema: S,
   document: { summary: string; description: string; required?: boolean },
-  act: (flow: InformationRequestFlow, body: T) => ActionResult<unknown>,
-): Route {
+  act: (flow: InformationRequestFlow, body: z.output<S>) => ActionResult<unknown>,
+) {
   return {
     method: 'POST',
     pattern: `/_mock/information_requests/:id/${path}`,
-    operation: `control.information_request.${path.replace('/', '.')}`,
+    operation: `control.information_request.${path.replace('/', '.') as Dotted<P>}`,
     access: { kind: 'control' },
     document: {
       tags: ['Information requests'],
@@ -48,11 +48,14 @@ function requestAction<T>(
       unwrap(act(flow, body));
       return jsonResponse(202, context.services.engine.getInformationRequest(context.organizationId, id));
     },
-  };
+  } as const satisfies Route;
 }
 
+/** `assignments/complete` as the operation names it: `assignments.complete`. */
+type Dotted<P extends string> = P extends `${infer Head}/${infer Tail}` ? `${Head}.${Tail}` : P;
+
 /** The recipient's and reviewers' actions (docs/design.md, control API; docs/fidelity.md row 13). */
-export const informationRequestRoutes: Route[] = [
+export const informationRequestRoutes = [
   requestAction(
     'submit',
     SubmitItemsRequest,
@@ -77,4 +80,4 @@ export const informationRequestRoutes: Route[] = [
   requestAction('evaluate', EvaluateRequest, { summary: 'The responsible reviewer evaluates', description: 'With a comment (`evaluated`).' }, (flow, body) =>
     flow.evaluate(body.comment),
   ),
-];
+] as const satisfies readonly Route[];

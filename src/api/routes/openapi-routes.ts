@@ -32,7 +32,7 @@ export function apiDocumentRoutes(): Route[] {
 }
 
 /** `GET /_mock/openapi.json` and `/_mock/openapi.yaml`: the control API's own document (openapi/control.yaml), open under `--control-token`. */
-export function controlDocumentRoutes(): Route[] {
+export function controlDocumentRoutes() {
   const document = (format: 'json' | 'yaml') => ({
     tags: ['Documents'],
     summary: `The control API's OpenAPI document, as ${format.toUpperCase()}`,
@@ -64,5 +64,5 @@ export function controlDocumentRoutes(): Route[] {
       document: document('yaml'),
       handle: (context) => answer(context, 'control', 'yaml'),
     },
-  ];
+  ] as const satisfies readonly Route[];
 }

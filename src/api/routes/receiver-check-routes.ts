@@ -10,7 +10,7 @@ import type { Route } from '../router';
  * organization's endpoints, with its authentication; `GET` lists the checks since the last reset. Their
  * failures go into the contract report.
  */
-export const receiverCheckRoutes: Route[] = [
+export const receiverCheckRoutes = [
   {
     method: 'POST',
     pattern: '/_mock/receiver-checks',
@@ -65,4 +65,4 @@ export const receiverCheckRoutes: Route[] = [
     },
     handle: (context) => jsonResponse(200, { receiver_checks: context.services.receiverChecks.list(context.organizationId) }),
   },
-];
+] as const satisfies readonly Route[];

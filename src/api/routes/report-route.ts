@@ -10,7 +10,7 @@ import type { Route } from '../router';
  * (src/contract/contract-report.ts), as JSON, Markdown for a CI job page, or JUnit XML that CI systems
  * show as tests (src/contract/report-formats.ts).
  */
-export const reportRoute: Route = {
+export const reportRoute = {
   method: 'GET',
   pattern: '/_mock/report',
   operation: 'control.report',
@@ -44,7 +44,7 @@ export const reportRoute: Route = {
       body: renderReport(contractReportOf(context.services), format, context.services.clock.nowDate()),
     };
   },
-};
+} as const satisfies Route;
 
 /** The contract report of what one mock has seen so far (`GET /_mock/report`, `serve --report`). */
 export function contractReportOf(services: ApiServices): ContractReport {

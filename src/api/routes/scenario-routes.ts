@@ -23,7 +23,7 @@ function summary(scenario: ScenarioSummary) {
  * `GET /_mock/scenarios` lists the scenarios with their TINs; `POST` adds one at run time, as YAML or JSON;
  * `DELETE /_mock/scenarios/:name` removes one added at run time (a reset removes them all).
  */
-export const scenarioRoutes: Route[] = [
+export const scenarioRoutes = [
   {
     method: 'GET',
     pattern: '/_mock/scenarios',
@@ -109,4 +109,4 @@ export const scenarioRoutes: Route[] = [
       return { status: 204, headers: {}, body: '' };
     },
   },
-];
+] as const satisfies readonly Route[];
