@@ -24,7 +24,12 @@ export async function advanceSettled(clock: SimulatedClock, ms: number, barrier:
     fired += ok;
     if (fired > DEFAULT_MAX_STEPS) throw new StepLimitError({ operation: 'advance', limit: DEFAULT_MAX_STEPS, at: clock.now() });
   }
-  fired += clock.advance(Math.max(0, end - clock.now()));
+  if (end > clock.now()) {
+    const reached = clock.now();
+    await atBarrier(barrier);
+    if (clock.now() < reached) return fired;
+    fired += clock.advance(Math.max(0, end - clock.now()));
+  }
   return fired;
 }
 
@@ -50,11 +55,23 @@ export async function runSettled(clock: SimulatedClock, barrier: InstantBarrier,
  * was reset meanwhile (time went back).
  */
 async function step(clock: SimulatedClock, at: number, barrier: InstantBarrier, signal?: AbortSignal): Promise<number | null> {
+  // What the present already queued (an action's deliveries) goes out at the present, before time moves.
+  if (at > clock.now()) {
+    const present = clock.now();
+    await atBarrier(barrier, signal);
+    if (clock.now() < present) return null;
+    if (signal?.aborted === true) return 0;
+  }
   const fired = clock.advance(Math.max(0, at - clock.now()));
   const reached = clock.now();
   const outstanding = barrier();
   if (outstanding) await (signal === undefined ? outstanding : untilAborted(outstanding, signal));
   return clock.now() < reached ? null : fired;
+}
+
+async function atBarrier(barrier: InstantBarrier, signal?: AbortSignal): Promise<void> {
+  const outstanding = barrier();
+  if (outstanding) await (signal === undefined ? outstanding : untilAborted(outstanding, signal));
 }
 
 /**
