@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import {
   DEFAULT_MAX_RUN_WAIT_MS,
   MAX_RUN_WAIT_MS,
-  advanceSettled,
   createClock,
   resolveStartTime,
   runUntilSettled,
@@ -266,17 +265,16 @@ export function createMock(options: MockOptions = {}): Mock {
   const emitted = new EmittedJournal();
   engine.subscribe(emitted.record, { readsBodyAtOnce: true });
   engine.subscribe(() => changes.notify('emitted'), { readsBodyAtOnce: true });
-  // Instant mode waits for deliveries before moving time on: they happen at their events' time, in order.
+  // Time waits for deliveries before it moves on (instant mode, advance, run): they happen at their events' time, in order.
   // A slow receiver stops being waited for after a bound (docs/fidelity.md, "Slow receivers").
-  clock.setInstantBarrier(() => deliveries.instantBarrier());
-  const barrier = () => deliveries.instantBarrier();
+  clock.setBarrier(() => deliveries.instantBarrier());
   const drain = (drainOptions: DrainOptions = {}) => {
     changes.notify('clock');
-    return runUntilSettled({ clock, barrier, work: (signal) => deliveries.settled(signal), maxWaitMs: drainOptions.maxWaitMs });
+    return runUntilSettled({ clock, work: (signal) => deliveries.settled(signal), maxWaitMs: drainOptions.maxWaitMs });
   };
   const advance = (ms: number) => {
     changes.notify('clock');
-    return clock.mode === 'manual' ? advanceSettled(clock, ms, barrier) : Promise.resolve(clock.advance(ms));
+    return clock.mode === 'manual' ? clock.runUntil(clock.now() + ms) : Promise.resolve(clock.advance(ms));
   };
   const tokens = new AccessTokens(options.tokenClock === 'wall' ? systemTime.wallNow : () => clock.now());
   const answers = new AnswerCache();

@@ -135,7 +135,6 @@ export const controlRoutes: Route[] = [
       body: { schema: ClockAdvanceRequest, example: { seconds: 60 } },
       answer: { status: 200, description: 'The clock after the advance, and how many timers fired.', schema: ClockAdvanceAnswer },
     },
-    holdsClock: false,
     async handle(context) {
       const body = checkBody(context, (value) => parseWith(ClockAdvanceRequest, value), context.json() ?? {});
       const { clock } = context.services;
@@ -171,7 +170,6 @@ export const controlRoutes: Route[] = [
         schema: ClockRunAnswer,
       },
     },
-    holdsClock: false,
     async handle(context) {
       const body = checkBody(context, (value) => parseWith(ClockRunRequest, value), context.json() ?? {});
       const { services } = context;
