@@ -8,7 +8,7 @@ export { TimerQueue } from './timer-queue';
 export type { QueuedTimer, TimerCallback, TimerHandle } from './timer-queue';
 export { CLOCK_MODES, DEFAULT_CLOCK_START, DEFAULT_MAX_STEPS, START_TIME_FORMS, isClockMode, logClockError, resolveStartTime } from './clock-options';
 export type { ClockErrorContext, ClockErrorHandler, ClockMode, ClockOptions, StartTime, StartTimeOptions } from './clock-options';
-export { StepLimitError, untilAborted, type Barrier, type StepLimitErrorOptions } from './clock-loop';
+export { StepLimitError, type Barrier, type StepLimitErrorOptions } from './clock-loop';
 export { DEFAULT_MAX_RUN_WAIT_MS, MAX_RUN_WAIT_MS, runUntilSettled, type RunOutcome, type RunUntilSettledOptions } from './run-until-settled';
 export type { ClockDescription } from '../schemas';
 // Kept for the modules that still import the wall clock from here (src/delivery); new code imports `../wall`.
