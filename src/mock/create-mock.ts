@@ -274,7 +274,8 @@ export function createMock(options: MockOptions = {}): Mock {
   };
   const advance = (ms: number) => {
     changes.notify('clock');
-    return clock.mode === 'manual' ? clock.runUntil(clock.now() + ms) : Promise.resolve(clock.advance(ms));
+    // Realtime follows the wall clock, which waits for nobody; the other modes wait at the barrier before time moves.
+    return clock.mode === 'realtime' ? Promise.resolve(clock.advance(ms)) : clock.runUntil(clock.now() + ms);
   };
   const tokens = new AccessTokens(options.tokenClock === 'wall' ? systemTime.wallNow : () => clock.now());
   const answers = new AnswerCache();

@@ -1,6 +1,6 @@
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
 import type { DeliveryEvent, EventType } from '../../src/schemas';
-import { bearer, DEFAULT_API_KEY, useTestServer } from '../support/api-test-server';
+import { bearer, DEFAULT_API_KEY, startTestServer, useTestServer } from '../support/api-test-server';
 import { defaultOrganizationWith } from '../support/delivery-harness';
 import { HAPPY_NO_PARTNERS } from '../support/built-in-tins';
 
@@ -90,4 +90,22 @@ test('after two on-demand reports and an immediate advance, each consolidated_re
   // The two asked for, then the scenario's own report when its time comes.
   expect(records.slice(0, 2).map((record) => record.created_at)).toEqual([actedAt, actedAt]);
   expect(firstAttempts(records)).toEqual(atOwnTime(records));
+});
+
+test('on the instant clock too, an advance right after submit leaves each queued event its own time', async () => {
+  const instant = await startTestServer({ clock: 'instant', config: defaultOrganizationWith([{ url: receiver.url, subscribed_events: SUBSCRIBED }]) });
+  try {
+    const created = await instant.create({ tin: HAPPY_NO_PARTNERS, country: 'CL', information_request: { template_id: 'irt_first_attempt' } });
+    await instant.runClock();
+    const actedAt = (await instant.call('/_mock/clock')).json<{ now: string }>().now;
+    expect((await instant.json('POST', `/_mock/information_requests/${created.information_requests[0]!.id}/submit`, {})).status).toBe(202);
+    await instant.advance(ADVANCE_SECONDS);
+    await instant.runClock();
+    const { events } = (await instant.call('/_mock/events?limit=1000')).json<{ events: DeliveryEvent[] }>();
+    const records = events.filter((event) => event.type.startsWith('information_request.'));
+    expect(records.map((record) => record.created_at)).toEqual([actedAt, actedAt]);
+    expect(firstAttempts(records)).toEqual(atOwnTime(records));
+  } finally {
+    await instant.close();
+  }
 });
