@@ -4,6 +4,7 @@
  */
 const LAYERS = [
   ['schemas', 'files', 'version.ts', 'package-root.ts'],
+  ['wall'],
   ['clock'],
   ['config', 'reports'],
   ['engine'],

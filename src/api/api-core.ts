@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { realDelay, systemTime } from '../clock';
+import { realDelay, systemTime } from '../wall';
 import type { ObservedRequest } from '../faults/client-observer';
 import { DELIVERY_ORIGIN_HEADER } from '../delivery/deliveries';
 import { listIssues, type Issue, type JournalEntry } from '../schemas';
@@ -117,8 +117,8 @@ export function createApiCore(services: ApiServices): ApiCore {
         const endTurn = route.paced === true ? await services.pacer.turn() : undefined;
         const routeContext = context;
         try {
-          // One request, one instant of simulated time, across the handler's awaits too (SimulatedClock.hold).
-          response = route.holdsClock === false ? await route.handle(routeContext) : await services.clock.hold(() => route.handle(routeContext));
+          // One request, one instant of simulated time (SimulatedClock.hold; handlers read the clock before they await).
+          response = await services.clock.hold(() => route.handle(routeContext));
         } finally {
           endTurn?.();
         }

@@ -20,12 +20,6 @@ export interface Route {
    */
   pure?: boolean;
   /**
-   * Whether a request to it sees one instant of simulated time (default true, SimulatedClock.hold):
-   * false for a handler that waits for the clock or a delivery to move (running the clock, a
-   * redelivery), which a held clock would keep waiting for ever.
-   */
-  holdsClock?: boolean;
-  /**
    * Served under `/_mock` for a person, not for the client under test (the dashboard's page and assets):
    * open like a public route, but never recorded in the journal nor hit by injected faults, so a browser
    * left open changes no test's outcome.

@@ -1,6 +1,59 @@
-import { logClockError, type ClockErrorHandler } from './clock-error-handler';
-import { isClockMode, type ClockMode, CLOCK_MODES } from './clock-mode';
-import { systemTime } from './system-time';
+import { systemTime } from '../wall';
+
+/**
+ * How simulated time moves (docs/design.md "One simulated clock").
+ *
+ * - `manual`: only `advance`, `runNext` and `runAll` move time (the control API's lever).
+ * - `instant`: everything scheduled plays as fast as the machine allows, in due order, jumping time
+ *   forward to each timer's due time, while still yielding to I/O between batches.
+ * - `realtime`: simulated time follows the wall clock times `speed` from the moment the mode was entered.
+ */
+export type ClockMode = 'manual' | 'instant' | 'realtime';
+
+/** Every {@link ClockMode}, in the order the CLI and the control API list them. */
+export const CLOCK_MODES: readonly ClockMode[] = ['manual', 'instant', 'realtime'];
+
+/**
+ * Whether `value` names a {@link ClockMode}; for the edges (CLI flags, control API bodies) that
+ * receive the mode as a string.
+ */
+export function isClockMode(value: unknown): value is ClockMode {
+  return typeof value === 'string' && (CLOCK_MODES as readonly string[]).includes(value);
+}
+
+/**
+ * Where an error reported to `onError` came from: a timer callback that threw (or rejected), or an
+ * instant-mode run stopped by `maxSteps` (which has no caller to throw to).
+ */
+export type ClockErrorContext =
+  | { readonly source: 'timer'; /** The failing timer's due time, epoch ms. */ readonly at: number }
+  | { readonly source: 'step-limit'; /** Simulated time when the run stopped, epoch ms. */ readonly at: number };
+
+/** Receives errors the clock isolates instead of throwing (see {@link ClockErrorContext}). */
+export type ClockErrorHandler = (error: unknown, context: ClockErrorContext) => void;
+
+/**
+ * The default `onError`: log and carry on. A failing webhook or scenario step must not stop every
+ * other timer, and nothing up the stack could handle the error anyway (the timer fired from the clock,
+ * not from a caller).
+ */
+export const logClockError: ClockErrorHandler = (error, context) => {
+  const what = context.source === 'timer' ? 'a timer callback' : 'an instant-mode run';
+  console.error(
+    `bvs-mock: clock: ${what} failed at ${new Date(context.at).toISOString()}; the clock carries on. ` +
+      'Pass onError to createClock() to collect these errors.',
+    error,
+  );
+};
+
+/** Hands `error` to `onError`; a hook that throws is logged, as it must not break the clock either. */
+export function reportClockError(onError: ClockErrorHandler, error: unknown, context: ClockErrorContext): void {
+  try {
+    onError(error, context);
+  } catch (hookError) {
+    logClockError(hookError, context);
+  }
+}
 
 /**
  * The fixed instant a clock starts at when nothing else is said: `createClock()` without `start`, and
@@ -104,10 +157,7 @@ export interface ResolvedClockOptions {
  * (stripe-mock style: fail at start).
  */
 export function resolveClockOptions(options: ClockOptions = {}): ResolvedClockOptions {
-  const mode = options.mode ?? 'manual';
-  if (!isClockMode(mode)) {
-    throw new RangeError(`bvs-mock: clock: mode ${JSON.stringify(mode)} is not one of ${CLOCK_MODES.join(', ')}`);
-  }
+  const mode = checkMode(options.mode ?? 'manual');
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   if (!Number.isSafeInteger(maxSteps) || maxSteps < 1) {
     throw new RangeError(`bvs-mock: clock: maxSteps must be a positive integer, got ${String(maxSteps)}`);
@@ -120,6 +170,12 @@ export function resolveClockOptions(options: ClockOptions = {}): ResolvedClockOp
     onError: options.onError ?? logClockError,
     wallNow: options.wallNow ?? systemTime.wallNow,
   };
+}
+
+/** Validates a mode; shared by the options and `setMode`. */
+export function checkMode(mode: ClockMode): ClockMode {
+  if (!isClockMode(mode)) throw new RangeError(`bvs-mock: clock: mode ${JSON.stringify(mode)} is not one of ${CLOCK_MODES.join(', ')}`);
+  return mode;
 }
 
 /** Validates a realtime speed factor; shared by the options and `setMode`. */

@@ -1,6 +1,6 @@
-import { afterRealTime } from './real-delay';
-import { runSettled, untilAborted, type InstantBarrier } from './settled-levers';
+import { untilAborted } from './clock-loop';
 import type { SimulatedClock } from './simulated-clock';
+import { afterRealTime } from '../wall';
 
 /**
  * Real milliseconds `POST /_mock/clock/run` waits at most, unless the server (`--max-run-wait`) or
@@ -20,12 +20,11 @@ export const MAX_RUN_WAIT_MS = 86_400_000;
 
 /** Options of {@link runUntilSettled}. */
 export interface RunUntilSettledOptions {
+  /** The clock, its barrier set (`SimulatedClock.setBarrier`): each instant waits for it before time moves on. */
   clock: SimulatedClock;
-  /** What each instant of a manual clock waits for before time moves past it (see `advanceSettled`). */
-  barrier: InstantBarrier;
   /**
-   * Resolves once the work outside the clock has ended (every delivery attempt, nothing queued);
-   * `signal` aborts when nobody waits for it any more.
+   * Resolves once the work outside the clock has ended (every delivery attempt, nothing queued, slow
+   * receivers too); `signal` aborts when nobody waits for it any more.
    */
   work: (signal: AbortSignal) => Promise<void>;
   /** Real milliseconds to wait at most; undefined: until the end, however long it takes. */
@@ -38,24 +37,25 @@ export interface RunOutcome {
 }
 
 /**
- * Plays everything: runs a manual clock instant by instant (or waits for an instant or realtime one)
- * and waits for the work outside it, until nothing is scheduled or in flight, or until `maxWaitMs`
- * real milliseconds have passed. At the bound it stops waiting and moving time: what is in flight
- * goes on, a manual clock stays at the instant reached, and a later run goes on from there.
+ * Plays everything: runs a manual clock with `runUntil` (or waits for an instant or realtime one, whose
+ * own loop runs) and waits for the work outside it, until nothing is scheduled or in flight, or until
+ * `maxWaitMs` real milliseconds have passed. At the bound it stops waiting and moving time: what is in
+ * flight goes on, a manual clock stays at the instant reached, and a later run goes on from there.
  *
  * @example
- * const { settled } = await runUntilSettled({ clock, barrier, work: (signal) => deliveries.settled(signal), maxWaitMs: 30_000 });
+ * const { settled } = await runUntilSettled({ clock, work: (signal) => deliveries.settled(signal), maxWaitMs: 30_000 });
  */
 export async function runUntilSettled(options: RunUntilSettledOptions): Promise<RunOutcome> {
-  const { clock, barrier, work, maxWaitMs } = options;
+  const { clock, work, maxWaitMs } = options;
   const deadline = new AbortController();
   const cancel = maxWaitMs === undefined ? () => undefined : afterRealTime(maxWaitMs, () => deadline.abort());
   const { signal } = deadline;
   try {
     for (;;) {
-      // The manual clock runs instant by instant, as the instant mode does, so retries keep their gaps (row 75).
-      if (clock.mode === 'manual') await runSettled(clock, barrier, signal);
+      // The manual clock runs as the instant mode does, so retries keep their gaps (row 75).
+      if (clock.mode === 'manual') await clock.runUntil(Infinity, { signal });
       else if (!(await untilAborted(clock.idle(), signal))) return { settled: false };
+      if (signal.aborted) return { settled: false };
       if (!(await untilAborted(work(signal), signal))) return { settled: false };
       if (clock.pending === 0) return { settled: true };
       if (signal.aborted) return { settled: false };

@@ -1,12 +1,7 @@
-import type { ClockDescription } from './clock-description';
-import { logClockError, type ClockErrorContext } from './clock-error-handler';
-import { isClockMode, CLOCK_MODES, type ClockMode } from './clock-mode';
-import { checkSpeed, resolveClockOptions, type ClockOptions, type ResolvedClockOptions } from './clock-options';
-import { IdleWaiters } from './idle-waiters';
-import { AutoDriver } from './auto-driver';
-import { StepLimitError } from './step-limit-error';
-import type { TimerCallback, TimerHandle } from './timer-handle';
-import { TimerQueue, type QueuedTimer } from './timer-queue';
+import type { ClockDescription } from '../schemas';
+import { AutoDriver, fireUpTo, IdleWaiters, runLoop, type Barrier, type DrivenClock } from './clock-loop';
+import { checkMode, checkSpeed, reportClockError, resolveClockOptions, type ClockMode, type ClockOptions, type ResolvedClockOptions } from './clock-options';
+import { timerHandle, TimerQueue, type QueuedTimer, type TimerCallback, type TimerHandle } from './timer-queue';
 
 /**
  * The one simulated clock: every time-based behaviour of bvs-mock (run durations, retries and
@@ -36,13 +31,15 @@ export class SimulatedClock {
   private anchorSim: number;
   private anchorWall: number;
   private firing = false;
-  /** Drives the automatic modes (auto-driver.ts). */
+  /** What the loop and the driver of the automatic modes read and do (clock-loop.ts). */
+  private readonly driven: DrivenClock;
+  /** Drives the automatic modes. */
   private readonly driver: AutoDriver;
-  /**
-   * How many hold() calls are running, async ones until they settle: while any is, realtime now() does
-   * not move and the automatic modes fire no timer, so a request sees one instant across its awaits.
-   */
+  /** How many hold() calls are running: while any is, realtime now() does not move. */
   private holding = 0;
+  /** Counts resets: a run of the time before a reset ends there. */
+  private resets = 0;
+  private barrier: Barrier | null = null;
   private readonly idleWaiters = new IdleWaiters();
   private firedCount = 0;
   /** The last instant {@link iso} formatted, and its text. */
@@ -57,19 +54,22 @@ export class SimulatedClock {
     this.current = this.startedAt;
     this.anchorSim = this.startedAt;
     this.anchorWall = this.options.wallNow();
-    this.driver = new AutoDriver({
+    this.driven = {
       mode: () => this.currentMode,
       speed: () => this.currentSpeed,
       current: () => this.current,
-      held: () => this.holding > 0,
       maxSteps: this.options.maxSteps,
       nextDue: () => this.queue.peek()?.at,
       wallTarget: () => this.wallTarget(),
       fireNext: () => this.fireNext(),
+      moveTo: (at) => (this.current = Math.max(this.current, at)),
+      epoch: () => this.resets,
+      barrier: () => this.barrier?.(),
       settleIdle: () => this.settleIdle(),
       halted: (error) => this.idleWaiters.rejectAll(error),
-      report: (error, context) => this.report(error, context),
-    });
+      report: (error, context) => reportClockError(this.options.onError, error, context),
+    };
+    this.driver = new AutoDriver(this.driven);
   }
 
   /** Current mode. */
@@ -104,38 +104,19 @@ export class SimulatedClock {
   }
 
   /**
-   * Runs `action` with time standing still: every now() inside it reads the same instant, and when
-   * `action` returns a promise, until that promise settles (the automatic modes fire no timer
-   * meanwhile; they go on when the last hold ends). Timer callbacks already see one instant; this is
-   * for actions that come from outside (an API request), which in realtime mode at a high speed would
-   * otherwise see time move between two reads (one real ms is `speed` simulated ms). The explicit
-   * levers (advance, runAll) still move time inside a hold. Never await, inside a hold, something
-   * only the automatic modes can bring about (idle(), a timer): it would wait for ever.
+   * Runs `action` with time standing still: every now() inside it reads one instant, as in a timer
+   * callback. For actions from outside (an API request), which in realtime mode at a high speed would
+   * see time move between two reads. A promise-returning action is held up to its first await; every
+   * API handler reads the clock before it (docs/decisions/0004). The levers still move time inside.
    */
   hold<T>(action: () => T): T {
     this.now();
     this.holding += 1;
-    let result: T;
     try {
-      result = action();
-    } catch (error) {
-      this.release();
-      throw error;
+      return action();
+    } finally {
+      this.holding -= 1;
     }
-    if (isThenable(result)) {
-      result.then(
-        () => this.release(),
-        () => this.release(),
-      );
-      return result;
-    }
-    this.release();
-    return result;
-  }
-
-  private release(): void {
-    this.holding -= 1;
-    if (this.holding === 0 && this.queue.size > 0 && this.currentMode !== 'manual' && !this.firing) this.driver.drive();
   }
 
   /** {@link now} as a Date. */
@@ -173,7 +154,7 @@ export class SimulatedClock {
     const isHead = this.queue.peek() === entry;
     // Inside a callback the running loop drives afterwards; otherwise wake the automatic modes.
     if (!this.firing && (isHead || (this.currentMode === 'instant' && !this.driver.armedForNextTurn))) this.driver.drive();
-    return this.handleFor(entry);
+    return timerHandle(this.queue, entry, () => this.cancel(entry));
   }
 
   /** Runs `callback` `ms` milliseconds of simulated time from now; a negative delay means now. */
@@ -201,7 +182,7 @@ export class SimulatedClock {
     const from = this.currentMode === 'realtime' ? Math.max(this.now(), this.wallTarget()) : this.current;
     const target = from + ms;
     try {
-      const fired = this.fireUpTo('advance()', target);
+      const fired = fireUpTo(this.driven, { operation: 'advance()', limit: target, maxSteps: this.options.maxSteps });
       this.current = target;
       return fired;
     } finally {
@@ -216,7 +197,7 @@ export class SimulatedClock {
   runAll(): number {
     this.assertNotFiring('runAll()');
     try {
-      return this.fireUpTo('runAll()', Infinity);
+      return fireUpTo(this.driven, { operation: 'runAll()', limit: Infinity, maxSteps: this.options.maxSteps });
     } finally {
       this.afterLever();
     }
@@ -244,20 +225,50 @@ export class SimulatedClock {
   }
 
   /**
+   * Moves time as the instant mode moves it, up to `limit` (epoch ms; Infinity: until nothing is
+   * scheduled): fires every timer due by then in order, and before each move of time past the present,
+   * the first and the last one (to `limit`) included, waits for the barrier ({@link setBarrier}). So
+   * what an API call or a control action queued goes out at the instant it was queued, and a retry is
+   * scheduled from its attempt's start, however the clock is moved (docs/fidelity.md rows 48 and 75).
+   * A reset while it waits ends it there, and so does `signal`: time stays at the instant reached.
+   * Resolves to how many timers fired; rejects with {@link StepLimitError} past `maxSteps`.
+   *
+   * @example
+   * clock.setBarrier(() => deliveries.instantBarrier());
+   * await clock.runUntil(clock.now() + 1_800_000); // half an hour, every delivery at its event's time
+   */
+  async runUntil(limit: number, options: { readonly signal?: AbortSignal } = {}): Promise<number> {
+    if (typeof limit !== 'number' || Number.isNaN(limit)) {
+      throw new RangeError(`bvs-mock: clock: runUntil(limit) needs a time in epoch milliseconds or Infinity, got ${String(limit)}`);
+    }
+    this.assertNotFiring('runUntil()');
+    try {
+      return await runLoop(this.driven, {
+        operation: 'runUntil()',
+        limit: () => limit,
+        reach: Number.isFinite(limit),
+        waits: true,
+        maxSteps: this.options.maxSteps,
+        goesOn: () => true,
+        signal: options.signal,
+      });
+    } finally {
+      this.afterLever();
+    }
+  }
+
+  /**
    * Switches mode at run time without moving time. Entering realtime anchors simulated time to the
    * wall clock at this moment; `speed` (realtime factor) is kept for later if not given.
    */
   setMode(mode: ClockMode, options: { readonly speed?: number } = {}): void {
-    if (!isClockMode(mode)) {
-      throw new RangeError(`bvs-mock: clock: mode ${JSON.stringify(mode)} is not one of ${CLOCK_MODES.join(', ')}`);
-    }
+    checkMode(mode);
     const speed = options.speed === undefined ? this.currentSpeed : checkSpeed(options.speed);
     this.current = this.now();
     this.currentMode = mode;
     this.currentSpeed = speed;
     this.anchorSim = this.current;
     this.anchorWall = this.options.wallNow();
-    this.driver.restartSteps();
     if (!this.firing) this.driver.drive();
   }
 
@@ -268,7 +279,7 @@ export class SimulatedClock {
     this.current = this.startedAt;
     this.anchorSim = this.startedAt;
     this.anchorWall = this.options.wallNow();
-    this.driver.restartSteps();
+    this.resets += 1;
     this.driver.release();
     this.settleIdle();
   }
@@ -307,17 +318,6 @@ export class SimulatedClock {
     };
   }
 
-  private handleFor(entry: QueuedTimer<TimerCallback>): TimerHandle {
-    const queue = this.queue;
-    return {
-      at: entry.at,
-      get pending() {
-        return queue.has(entry);
-      },
-      cancel: () => this.cancel(entry),
-    };
-  }
-
   private cancel(entry: QueuedTimer<TimerCallback>): boolean {
     if (!this.queue.remove(entry)) return false;
     if (!this.firing) {
@@ -332,18 +332,6 @@ export class SimulatedClock {
     return Math.floor(this.anchorSim + (this.options.wallNow() - this.anchorWall) * this.currentSpeed);
   }
 
-  private fireUpTo(operation: string, limit: number): number {
-    let fired = 0;
-    for (let next = this.queue.peek(); next !== undefined && next.at <= limit; next = this.queue.peek()) {
-      if (fired >= this.options.maxSteps) {
-        throw new StepLimitError({ operation, limit: this.options.maxSteps, at: this.current });
-      }
-      this.fireNext();
-      fired++;
-    }
-    return fired;
-  }
-
   private fireNext(): void {
     const entry = this.queue.pop() as QueuedTimer<TimerCallback>;
     this.firedCount += 1;
@@ -351,23 +339,23 @@ export class SimulatedClock {
     this.firing = true;
     try {
       const result = entry.value();
-      if (isThenable(result)) result.then(undefined, (error) => this.report(error, { source: 'timer', at: entry.at }));
+      if (isThenable(result)) result.then(undefined, (error) => this.driven.report(error, { source: 'timer', at: entry.at }));
     } catch (error) {
-      this.report(error, { source: 'timer', at: entry.at });
+      this.driven.report(error, { source: 'timer', at: entry.at });
     } finally {
       this.firing = false;
     }
   }
 
   /**
-   * In instant mode, before time moves past the present, asks `barrier` whether
-   * work outside the clock is still running (webhook deliveries of the events
-   * just emitted) and waits for it. So deliveries happen at their events'
-   * simulated time, in event order, instead of the clock racing ahead of them.
-   * `barrier` returns a promise to wait for, or undefined when nothing runs.
+   * What time waits for before it moves past the present, in instant mode and in {@link runUntil}:
+   * `barrier` says whether work outside the clock still runs (the webhook deliveries of the events
+   * emitted so far) with a promise to wait for, or undefined when nothing runs. So deliveries happen at
+   * their events' simulated time, in event order, instead of the clock racing ahead of them. The
+   * synchronous levers (advance, runAll, runNext) and realtime mode do not wait.
    */
-  setInstantBarrier(barrier: (() => Promise<void> | undefined) | null): void {
-    this.driver.setBarrier(barrier);
+  setBarrier(barrier: Barrier | null): void {
+    this.barrier = barrier;
   }
 
   private afterLever(): void {
@@ -381,18 +369,7 @@ export class SimulatedClock {
   }
 
   private settleIdle(): void {
-    if (this.queue.size > 0) return;
-    this.driver.restartSteps();
-    this.idleWaiters.resolveAll();
-  }
-
-  private report(error: unknown, context: ClockErrorContext): void {
-    try {
-      this.options.onError(error, context);
-    } catch (hookError) {
-      // A throwing hook must not break the clock either.
-      logClockError(hookError, context);
-    }
+    if (this.queue.size === 0) this.idleWaiters.resolveAll();
   }
 
   private assertNotFiring(operation: string): void {

@@ -1,4 +1,26 @@
 /**
+ * What a timer runs. It may return a promise: a rejection is reported to the clock's `onError`
+ * like a synchronous throw, but the clock does not wait for it (simulated time does not stall on I/O).
+ */
+export type TimerCallback = () => unknown;
+
+/**
+ * A scheduled timer, as returned by `clock.schedule` and `clock.scheduleIn`.
+ *
+ * @example
+ * const handle = clock.scheduleIn(60_000, expireToken);
+ * handle.cancel(); // true: it had not fired yet
+ */
+export interface TimerHandle {
+  /** Due time in epoch milliseconds (after clamping a past time to the clock's `now()`). */
+  readonly at: number;
+  /** True until the timer fires, is cancelled, or the clock is reset. */
+  readonly pending: boolean;
+  /** Stops the timer from firing; returns false when it had already fired or been cancelled. */
+  cancel(): boolean;
+}
+
+/**
  * One entry of a {@link TimerQueue}: the value plus the key it is ordered by.
  */
 export interface QueuedTimer<T> {
@@ -132,4 +154,15 @@ export class TimerQueue<T> {
 
 function before(a: QueuedTimer<unknown>, b: QueuedTimer<unknown>): boolean {
   return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+}
+
+/** The handle of a queued timer: pending while `queue` holds it; `cancel` is the clock's. */
+export function timerHandle<T>(queue: TimerQueue<T>, entry: QueuedTimer<T>, cancel: () => boolean): TimerHandle {
+  return {
+    at: entry.at,
+    get pending() {
+      return queue.has(entry);
+    },
+    cancel,
+  };
 }

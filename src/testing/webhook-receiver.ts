@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { realDelay } from '../clock';
+import { realDelay } from '../wall';
 
 /** One request the receiver got. */
 export interface ReceivedWebhook {

@@ -1,4 +1,4 @@
-import { afterRealTime } from '../clock';
+import { afterRealTime } from '../wall';
 
 /** What changed: events emitted, a delivery attempt ended, a request that may have changed state, the clock moved, or a reset. */
 export type ChangeKind = 'emitted' | 'delivery' | 'request' | 'clock' | 'reset';

@@ -1,15 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  advanceSettled,
-  createClock,
-  resolveStartTime,
-  runUntilSettled,
-  systemTime,
-  type ClockMode,
-  type RunOutcome,
-  type SimulatedClock,
-  type StartTime,
-} from '../clock';
+import { createClock, resolveStartTime, runUntilSettled, type ClockMode, type RunOutcome, type SimulatedClock, type StartTime } from '../clock';
+import { systemTime } from '../wall';
 import { OrganizationRegistry } from '../config';
 import { Deliveries, type DeliveriesOptions } from '../delivery/deliveries';
 import { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
@@ -188,10 +179,9 @@ export function createWorld(options: WorldOptions): World {
   const emitted = new EmittedJournal();
   engine.subscribe(emitted.record, { readsBodyAtOnce: true });
   engine.subscribe(() => changes.notify('emitted'), { readsBodyAtOnce: true });
-  // Instant mode waits for deliveries before moving time on: they happen at their events' time, in order.
+  // Time waits for deliveries before it moves on (instant mode, advance, run): they happen at their events' time, in order.
   // A slow receiver stops being waited for after a bound (docs/fidelity.md, "Slow receivers").
-  clock.setInstantBarrier(() => deliveries.instantBarrier());
-  const barrier = () => deliveries.instantBarrier();
+  clock.setBarrier(() => deliveries.instantBarrier());
   const world: World = {
     clock,
     registry,
@@ -212,11 +202,12 @@ export function createWorld(options: WorldOptions): World {
     changes,
     advance: (ms) => {
       changes.notify('clock');
-      return clock.mode === 'manual' ? advanceSettled(clock, ms, barrier) : Promise.resolve(clock.advance(ms));
+      // Realtime follows the wall clock, which waits for nobody; the other modes wait at the barrier before time moves.
+      return clock.mode === 'realtime' ? Promise.resolve(clock.advance(ms)) : clock.runUntil(clock.now() + ms);
     },
     drain: (drainOptions = {}) => {
       changes.notify('clock');
-      return runUntilSettled({ clock, barrier, work: (signal) => deliveries.settled(signal), maxWaitMs: drainOptions.maxWaitMs });
+      return runUntilSettled({ clock, work: (signal) => deliveries.settled(signal), maxWaitMs: drainOptions.maxWaitMs });
     },
     reset: () => {
       resetWorld({ ...world, seedEndpoints });

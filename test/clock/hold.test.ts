@@ -1,44 +1,54 @@
 import { createClock, type SimulatedClock } from '../../src/clock';
 
-// One instant per request, across its awaits (SimulatedClock.hold). A hold around an async action used to
-// hold only the part before its first await: on a realtime clock the rest of a request saw time move, and
-// timers due meanwhile fired in the middle of it.
+// One instant per request (SimulatedClock.hold): on a fast realtime clock, two reads of one action must not
+// see time move. A hold covers what an action does before it returns; a promise-returning action is held up
+// to its first await (docs/decisions/0004): it used to be held until its promise settled, which stopped the
+// automatic modes meanwhile and needed an opt-out on every route that waits for the clock.
 
 let clock: SimulatedClock;
 let wall: number;
 const wallNow = (): number => wall;
-const realSleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeEach(() => {
   wall = 1_700_000_000_000;
 });
 afterEach(() => clock.stop());
 
-test('a hold around an async action keeps one instant across its awaits', async () => {
+test('a hold keeps one instant across an action while the wall clock moves', () => {
   clock = createClock({ mode: 'realtime', speed: 600, wallNow });
-  const [before, after] = await clock.hold(async () => {
+  const [before, after] = clock.hold(() => {
     const first = clock.now();
     wall += 1_000; // 600 simulated seconds pass on the wall clock
-    await Promise.resolve();
-    await realSleep(5);
     return [first, clock.now()];
   });
   expect(after).toBe(before);
   expect(clock.now()).toBe(before + 600_000);
 });
 
-test('a timer due during a held async action fires only once the hold ends, never in the middle of it', async () => {
+test('a promise-returning action is held up to its first await, and time moves after it', async () => {
+  clock = createClock({ mode: 'realtime', speed: 600, wallNow });
+  const seen: number[] = [];
+  await clock.hold(async () => {
+    seen.push(clock.now());
+    wall += 1_000;
+    seen.push(clock.now());
+    await Promise.resolve();
+    seen.push(clock.now());
+  });
+  expect(seen).toEqual([seen[0], seen[0], seen[0]! + 600_000]);
+});
+
+test('a timer due while an action is held fires after it, never in the middle of it', async () => {
   clock = createClock({ mode: 'realtime', speed: 1, wallNow });
   const fired: number[] = [];
   const start = clock.now();
   clock.scheduleIn(10, () => fired.push(clock.now()));
-  const seenInside = await clock.hold(async () => {
+  const seenInside = clock.hold(() => {
     wall += 100;
-    await realSleep(40);
     return [...fired];
   });
   expect(seenInside).toEqual([]);
-  await realSleep(20);
+  await clock.idle();
   expect(fired).toEqual([start + 10]);
 });
 
@@ -63,4 +73,12 @@ test('the explicit levers still move time inside a hold (a clock advance is a re
     return clock.now();
   });
   expect(inside).toBe(start + 5_000);
+});
+
+test('a held action that waits for the instant clock does not wait for ever', async () => {
+  clock = createClock({ mode: 'instant' });
+  let fired = false;
+  clock.scheduleIn(60_000, () => (fired = true));
+  await clock.hold(() => clock.idle());
+  expect(fired).toBe(true);
 });

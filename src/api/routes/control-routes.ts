@@ -131,11 +131,10 @@ export const controlRoutes = [
       tags: ['Clock'],
       summary: 'Move simulated time forward',
       description:
-        'Fires every timer due within the span, instant by instant. With the manual clock it answers once the deliveries due by then have ended, so the gaps between retries are exact however time is moved (docs/fidelity.md row 75).',
+        'Fires every timer due within the span, instant by instant. With the manual or instant clock, time waits before each move (the first one too) for the deliveries already queued to have their attempt, and the call answers once those due by then have ended: each attempt carries the time of its event, and the gaps between retries are exact however time is moved (docs/fidelity.md rows 48 and 75).',
       body: { schema: ClockAdvanceRequest, example: { seconds: 60 } },
       answer: { status: 200, description: 'The clock after the advance, and how many timers fired.', schema: ClockAdvanceAnswer },
     },
-    holdsClock: false,
     async handle(context) {
       const body = checkBody(context, (value) => parseWith(ClockAdvanceRequest, value), context.json() ?? {});
       const { clock } = context.services;
@@ -171,7 +170,6 @@ export const controlRoutes = [
         schema: ClockRunAnswer,
       },
     },
-    holdsClock: false,
     async handle(context) {
       const body = checkBody(context, (value) => parseWith(ClockRunRequest, value), context.json() ?? {});
       const { services } = context;

@@ -1,4 +1,4 @@
-import { afterRealTime } from '../../clock';
+import { afterRealTime } from '../../wall';
 import { ChangeNoticeData, OrganizationList, OrganizationQuery, ValidationListQuery, ValidationSummaryPage, ValidationTree, idOf, z } from '../../schemas';
 import { problems } from '../api-problem';
 import { CHANGE_NOTICE_MS, type ChangeNotice } from '../../world/change-feed';

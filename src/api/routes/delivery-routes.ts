@@ -230,7 +230,6 @@ export const deliveryRoutes = [
       body: { schema: OrganizationOnlyRequest, required: false },
       answer: { status: 200, description: 'The delivery record with the new attempt.', schema: DeliveryEvent },
     },
-    holdsClock: false,
     async handle(context) {
       checkBody(context, (value) => parseWith(OrganizationOnlyRequest, value), context.json() ?? {});
       const event = await context.services.deliveries.redeliver(context.organizationId, context.params.id!);

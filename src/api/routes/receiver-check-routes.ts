@@ -16,8 +16,6 @@ export const receiverCheckRoutes = [
     pattern: '/_mock/receiver-checks',
     operation: 'control.receiver_checks.run',
     access: { kind: 'control' },
-    // It waits for real answers from the receiver, which a held clock must not block.
-    holdsClock: false,
     document: {
       tags: ['Webhook endpoints'],
       summary: "Check an endpoint's receiver against the spec's receiver rules",

@@ -1,6 +1,22 @@
 import { setTimeout as wait } from 'node:timers/promises';
 
 /**
+ * The one injection point for the machine's wall clock.
+ *
+ * Only `realtime` mode (to turn elapsed wall time into simulated time), a start time of `now` (read
+ * once, docs/fidelity.md row 72) and what is about real time by nature (the client observer, real
+ * bounds on real waits) read it. Tests inject a fake `wallNow` to drive realtime mode without
+ * sleeping; everything else in bvs-mock reads time from the simulated clock (CONTRIBUTING.md rule 4).
+ */
+export interface SystemTime {
+  /** Wall-clock time in epoch milliseconds. */
+  readonly wallNow: () => number;
+}
+
+/** The real wall clock: `Date.now`. */
+export const systemTime: SystemTime = { wallNow: () => Date.now() };
+
+/**
  * Waits real milliseconds. For the few things that are about the wall clock,
  * not the simulated one: injected API latency is felt by a real client.
  */
