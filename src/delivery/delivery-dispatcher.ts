@@ -109,11 +109,17 @@ export class DeliveryDispatcher {
 
   /** Held back by a delay fault: it joins its queue only when the delay is over, behind what was emitted meanwhile. */
   holdBack(record: DeliveryRecord, delayMs: number): void {
-    record.nextAttemptAt = this.options.clock.now() + delayMs;
-    record.retryTimer = this.options.clock.schedule(record.nextAttemptAt, () => {
+    this.schedule(record, this.options.clock.now() + delayMs, () => {
       record.retryTimer = null;
       this.enqueue(record);
     });
+  }
+
+  /** The one attempt scheduled for a record: one that was scheduled before and has not come yet is cancelled. */
+  private schedule(record: DeliveryRecord, at: number, run: () => void): void {
+    record.retryTimer?.cancel();
+    record.nextAttemptAt = at;
+    record.retryTimer = this.options.clock.schedule(at, run);
   }
 
   /** A record that never goes (a disabled endpoint, a full backlog): it has ended; its one attempt records why. */
@@ -199,12 +205,14 @@ export class DeliveryDispatcher {
     }
   }
 
-  /** Prepare: the attempt takes the place of any scheduled one, and goes unless its endpoint was disabled or deleted since (spec §2, §3). */
+  /** Prepare: the attempt takes the place of the scheduled one (but a duplicate), and goes unless its endpoint was disabled or deleted since (spec §2, §3). */
   private prepare(record: DeliveryRecord, policy: TriggerPolicy): Preparation {
-    // A redelivery replaces a waiting retry: one schedule at a time.
-    if (policy.replacesRetry) record.retryTimer?.cancel();
-    record.retryTimer = null;
-    record.nextAttemptAt = null;
+    if (policy.replacesScheduled) {
+      // Cancelling the timer that brought a retry here does nothing; one that waits, when a redelivery comes first, goes.
+      record.retryTimer?.cancel();
+      record.retryTimer = null;
+      record.nextAttemptAt = null;
+    }
     if (record.target.model !== 'endpoint' || !policy.checksEndpoint) return { go: true };
     const stored = this.options.endpoints.get(record.organizationId, record.target.endpointId!);
     if (stored?.endpoint.enabled) return { go: true };
@@ -282,9 +290,7 @@ export class DeliveryDispatcher {
       this.options.log.end(record, { status: 'failed', reason: 'retries_exhausted' });
       return;
     }
-    const { clock } = this.options;
-    record.nextAttemptAt = Math.max(startedAt + retryDelayMs(tries), clock.now());
-    record.retryTimer = clock.schedule(record.nextAttemptAt, () => this.attempt(record, 'retry'));
+    this.schedule(record, Math.max(startedAt + retryDelayMs(tries), this.options.clock.now()), () => this.attempt(record, 'retry'));
   }
 
   /** Records an attempt whose outcome needs no further decision, and reports it. */

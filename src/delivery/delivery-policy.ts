@@ -13,8 +13,12 @@ export interface TriggerPolicy {
    * limit and its backoff, and toward the contract report's deliveries that needed more than one try.
    */
   readonly countsAsTry: boolean;
-  /** Prepare: cancels the retry that waits, as it takes its place (one schedule at a time). */
-  readonly replacesRetry: boolean;
+  /**
+   * Prepare: takes the place of the attempt scheduled for the record (a retry, a delay fault's hold), which is
+   * cancelled if it has not come yet: one schedule at a time. A duplicate does not: the retry its failed first
+   * attempt scheduled still comes, and the record shows when.
+   */
+  readonly replacesScheduled: boolean;
   /** Prepare: an endpoint disabled or deleted since the event receives nothing (spec §2, §3); the record expires. */
   readonly checksEndpoint: boolean;
   /**
@@ -33,17 +37,17 @@ export interface TriggerPolicy {
 /**
  * The policy of every trigger (spec §6, §8; docs/fidelity.md rows 15, 48, 100):
  *
- * | trigger         | try | replaces retry | checks endpoint | records refusal | passes suspension | settles status | duplicate follows |
- * | --------------- | --- | -------------- | --------------- | --------------- | ----------------- | -------------- | ----------------- |
- * | first           | yes | no             | yes             | no              | no                | yes            | yes               |
- * | retry           | yes | no             | yes             | no              | no                | yes            | no                |
- * | redelivery      | no  | yes            | yes             | yes             | yes               | yes            | no                |
- * | duplicate_fault | no  | no             | no              | no              | no                | no             | no                |
+ * | trigger         | try | replaces scheduled | checks endpoint | records refusal | passes suspension | settles status | duplicate follows |
+ * | --------------- | --- | ------------------ | --------------- | --------------- | ----------------- | -------------- | ----------------- |
+ * | first           | yes | yes                | yes             | no              | no                | yes            | yes               |
+ * | retry           | yes | yes                | yes             | no              | no                | yes            | no                |
+ * | redelivery      | no  | yes                | yes             | yes             | yes               | yes            | no                |
+ * | duplicate_fault | no  | no                 | no              | no              | no                | no             | no                |
  */
 export const TRIGGER_POLICY: Readonly<Record<Trigger, TriggerPolicy>> = Object.freeze({
   first: Object.freeze({
     countsAsTry: true,
-    replacesRetry: false,
+    replacesScheduled: true,
     checksEndpoint: true,
     recordsRefusal: false,
     passesSuspension: false,
@@ -52,7 +56,7 @@ export const TRIGGER_POLICY: Readonly<Record<Trigger, TriggerPolicy>> = Object.f
   }),
   retry: Object.freeze({
     countsAsTry: true,
-    replacesRetry: false,
+    replacesScheduled: true,
     checksEndpoint: true,
     recordsRefusal: false,
     passesSuspension: false,
@@ -62,7 +66,7 @@ export const TRIGGER_POLICY: Readonly<Record<Trigger, TriggerPolicy>> = Object.f
   // Someone asked for it (the dashboard, `POST /_mock/events/{id}/redeliver`): it may duplicate, and it is not one of the spec's tries.
   redelivery: Object.freeze({
     countsAsTry: false,
-    replacesRetry: true,
+    replacesScheduled: true,
     checksEndpoint: true,
     recordsRefusal: true,
     passesSuspension: true,
@@ -72,7 +76,7 @@ export const TRIGGER_POLICY: Readonly<Record<Trigger, TriggerPolicy>> = Object.f
   // The same body once more right after the first (spec §6.3): it follows its first wherever that went, and changes nothing.
   duplicate_fault: Object.freeze({
     countsAsTry: false,
-    replacesRetry: false,
+    replacesScheduled: false,
     checksEndpoint: false,
     recordsRefusal: false,
     passesSuspension: false,

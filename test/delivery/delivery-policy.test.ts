@@ -5,7 +5,7 @@ import { DeliveryAttempt } from '../../src/schemas';
 const EXPECTED: Record<Trigger, TriggerPolicy> = {
   first: {
     countsAsTry: true,
-    replacesRetry: false,
+    replacesScheduled: true,
     checksEndpoint: true,
     recordsRefusal: false,
     passesSuspension: false,
@@ -14,7 +14,7 @@ const EXPECTED: Record<Trigger, TriggerPolicy> = {
   },
   retry: {
     countsAsTry: true,
-    replacesRetry: false,
+    replacesScheduled: true,
     checksEndpoint: true,
     recordsRefusal: false,
     passesSuspension: false,
@@ -23,7 +23,7 @@ const EXPECTED: Record<Trigger, TriggerPolicy> = {
   },
   redelivery: {
     countsAsTry: false,
-    replacesRetry: true,
+    replacesScheduled: true,
     checksEndpoint: true,
     recordsRefusal: true,
     passesSuspension: true,
@@ -32,7 +32,7 @@ const EXPECTED: Record<Trigger, TriggerPolicy> = {
   },
   duplicate_fault: {
     countsAsTry: false,
-    replacesRetry: false,
+    replacesScheduled: false,
     checksEndpoint: false,
     recordsRefusal: false,
     passesSuspension: false,
