@@ -12,7 +12,7 @@ export type DeliveryAuthorization = { ok: true; headers: Record<string, string> 
  * URL gets the organization's legacy token (none without one), an endpoint none, `Bearer <secret>` or
  * a bearer token from the organization's OAuth provider (cached, row 50).
  */
-export async function deliveryAuthorization(
+async function deliveryAuthorization(
   record: DeliveryRecord,
   from: { endpoints: WebhookEndpointStore; registry: OrganizationRegistry; oauth: OAuthTokenCache },
 ): Promise<DeliveryAuthorization> {
