@@ -1,6 +1,7 @@
+import type { SimulatedClock } from '../clock';
 import type { OrganizationRegistry } from '../config';
 import type { DeliveryRecord } from './delivery-record';
-import type { OAuthTokenCache } from './oauth-token-cache';
+import { OAuthTokenCache } from './oauth-token-cache';
 import type { WebhookEndpointStore } from './webhook-endpoint-store';
 
 /** The headers that authorize a delivery, or why there are none (the attempt's error). */
@@ -11,7 +12,7 @@ export type DeliveryAuthorization = { ok: true; headers: Record<string, string> 
  * URL gets the organization's legacy token (none without one), an endpoint none, `Bearer <secret>` or
  * a bearer token from the organization's OAuth provider (cached, row 50).
  */
-export async function deliveryAuthorization(
+async function deliveryAuthorization(
   record: DeliveryRecord,
   from: { endpoints: WebhookEndpointStore; registry: OrganizationRegistry; oauth: OAuthTokenCache },
 ): Promise<DeliveryAuthorization> {
@@ -33,5 +34,38 @@ export async function deliveryAuthorization(
       const token = await from.oauth.token(record.organizationId, config);
       return token.ok ? { ok: true, headers: { authorization: `Bearer ${token.token}` } } : token;
     }
+  }
+}
+
+/** Options of {@link OutboundAuth}. */
+export interface OutboundAuthOptions {
+  clock: SimulatedClock;
+  endpoints: WebhookEndpointStore;
+  registry: OrganizationRegistry;
+  /** Real milliseconds an OAuth provider has to answer (the delivery timeout). */
+  timeoutMs: number;
+  /** Accept the provider's self-signed certificate (`--insecure-webhook-tls`). */
+  insecureTls: boolean;
+}
+
+/**
+ * Outbound auth: what authorizes each delivery, with the OAuth tokens fetched for it, kept until they
+ * expire on the simulated clock or the mock is reset.
+ */
+export class OutboundAuth {
+  readonly oauth: OAuthTokenCache;
+
+  constructor(private readonly options: OutboundAuthOptions) {
+    this.oauth = new OAuthTokenCache(options.clock, { timeoutMs: options.timeoutMs, insecureTls: options.insecureTls });
+  }
+
+  /** The headers that authorize this delivery now, or why there are none. */
+  authorize(record: DeliveryRecord): Promise<DeliveryAuthorization> {
+    return deliveryAuthorization(record, { endpoints: this.options.endpoints, registry: this.options.registry, oauth: this.oauth });
+  }
+
+  /** Forgets every token (`POST /_mock/reset`). */
+  clear(): void {
+    this.oauth.clear();
   }
 }

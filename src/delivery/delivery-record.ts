@@ -57,3 +57,8 @@ export function renderDelivery(record: DeliveryRecord): DeliveryEvent {
     payload: JSON.parse(record.body) as Record<string, unknown>,
   };
 }
+
+/** Receivers are told apart by endpoint, or by URL for the legacy model: one lane, one backlog each. */
+export function laneOf(target: DeliveryTarget): string {
+  return target.endpointId ?? target.url;
+}

@@ -1,4 +1,5 @@
 import type { DeliveryAttempt, ReceiverFindings } from '../schemas';
+import { triesAmong } from './delivery-policy';
 import type { DeliveryRecord } from './delivery-record';
 
 /**
@@ -39,7 +40,7 @@ export function receiverFindings(records: Iterable<DeliveryRecord>, slowMs: numb
     }
     findings.deliveries += 1;
     const sent = record.attempts.filter(reachedReceiver);
-    if (sent.filter((attempt) => attempt.trigger === 'first' || attempt.trigger === 'retry').length > 1) findings.retried_deliveries += 1;
+    if (triesAmong(sent) > 1) findings.retried_deliveries += 1;
     for (const attempt of sent) {
       findings.attempts += 1;
       // A truncated answer is not an answer (spec §6 Subscription and delivery, rule 4; docs/fidelity.md row 107).
