@@ -11,5 +11,3 @@ export type { ClockErrorContext, ClockErrorHandler, ClockMode, ClockOptions, Sta
 export { StepLimitError, type Barrier, type StepLimitErrorOptions } from './clock-loop';
 export { DEFAULT_MAX_RUN_WAIT_MS, MAX_RUN_WAIT_MS, runUntilSettled, type RunOutcome, type RunUntilSettledOptions } from './run-until-settled';
 export type { ClockDescription } from '../schemas';
-// Kept for the modules that still import the wall clock from here (src/delivery); new code imports `../wall`.
-export { afterRealTime, systemTime } from '../wall';

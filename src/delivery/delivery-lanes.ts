@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { afterRealTime } from '../clock';
+import { afterRealTime } from '../wall';
 
 /** Attempts in flight at once to one receiver (one endpoint, or one legacy URL). */
 export const DEFAULT_LANE_CONCURRENCY = 16;

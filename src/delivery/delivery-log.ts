@@ -1,4 +1,4 @@
-import { systemTime } from '../clock';
+import { systemTime } from '../wall';
 import type { EngineEvent } from '../engine';
 import type { DeliveryAttempt, DeliveryEvent, DeliveryStatus, ReceiverFindings } from '../schemas';
 import { laneOf, renderDelivery, type DeliveryRecord, type DeliveryTarget } from './delivery-record';

@@ -3,7 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { lookup } from 'node:dns';
 import { isIP, type BlockList, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { afterRealTime } from '../clock';
+import { afterRealTime } from '../wall';
 
 /** The outcome of one POST: the answer, or why there was none. */
 export interface PostResult {
