@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { buildDashboardIfStale, chromiumUnavailable } from '../support/chromium';
+import { chromiumUnavailable } from '../support/chromium';
 
 // The script that makes the README's screenshots (docs/dashboard-*.png) keeps working: run here into a
 // temporary folder, so tests never rewrite docs/.
@@ -15,7 +15,6 @@ if (unavailable !== null) process.stderr.write(`dashboard screenshot test skippe
 testInBrowser(
   'scripts/dashboard-screenshots.js writes one screenshot of each view',
   async () => {
-    buildDashboardIfStale();
     const out = mkdtempSync(join(tmpdir(), 'bvs-mock-shots-'));
     try {
       await promisify(execFile)(process.execPath, [join(__dirname, '..', '..', 'scripts', 'dashboard-screenshots.js'), out], { timeout: 90_000 });

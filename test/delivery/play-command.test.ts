@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
-import { ROOT, buildCliIfStale } from '../support/built-cli';
+import { ROOT } from '../support/built-cli';
 import { typeOf } from '../support/delivery-harness';
 
 // `bvs-mock play SCENARIO --webhook-url URL` (docs/design.md, Command line), run as users run it: the
@@ -24,10 +24,6 @@ const HAPPY_PARTNERS_TYPES = [
 const ATTEMPT_LINE = /^(\d\d:\d\d:\d\d\.\d{3}) {2}(\S+) +-> (\S+) in \d+\.\d ms(.*)$/;
 
 let receiver: WebhookReceiver | undefined;
-
-beforeAll(() => {
-  buildCliIfStale();
-}, 120_000);
 
 afterEach(async () => {
   await receiver?.close();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import { connect } from 'node:tls';
 import { startWebhookReceiver } from '../../src/testing';
-import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
+import { spawnCli, stopSpawned } from '../support/built-cli';
 import { httpClient, type HttpAnswer } from '../support/https-client';
 import { freePort } from '../support/free-port';
 import { openEventStream } from '../support/event-stream';
@@ -27,9 +27,8 @@ interface Served {
 let scratch: string;
 
 beforeAll(() => {
-  buildCliIfStale();
   scratch = mkdtempSync(join(tmpdir(), 'bvs-mock-cli-'));
-}, 120_000);
+});
 
 afterEach(stopSpawned);
 
