@@ -1,7 +1,7 @@
 import type { ChangeFeed } from './change-feed';
 import type { Pacer } from './pacer';
 import type { EmittedJournal } from './emitted-journal';
-import type { RunOutcome, SimulatedClock } from '../clock';
+import type { RunOutcome, SimulatedClock, SystemTime } from '../clock';
 import type { OrganizationRegistry } from '../config';
 import type { Engine } from '../engine';
 import type { ScenarioLibrary } from '../engine/scenarios';
@@ -30,6 +30,8 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export interface ApiServices {
   engine: Engine;
   clock: SimulatedClock;
+  /** The machine's wall clock (`MockOptions.wallClock`): request times for the client observer, injected latency. */
+  wallClock: SystemTime;
   registry: OrganizationRegistry;
   tokens: AccessTokens;
   journal: RequestJournal;

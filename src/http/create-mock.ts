@@ -13,6 +13,7 @@ import {
   type RunOutcome,
   type SimulatedClock,
   type StartTime,
+  type SystemTime,
 } from '../clock';
 import { OrganizationRegistry } from '../config';
 import { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
@@ -85,6 +86,13 @@ export interface MockOptions {
    * cached by its own clock survives a drain that moved simulated time hours ahead; docs/fidelity.md row 86).
    */
   tokenClock?: TokenClock;
+  /**
+   * The machine's wall clock, for what is about real time: the realtime clock, a start time of `'now'`,
+   * `tokenClock: 'wall'`, the request times the contract report's client behaviour grades, and `api_latency`
+   * faults. Default the real one (`Date.now`, real timers); a test injects its own to drive these without
+   * waiting. Either member may be left out.
+   */
+  wallClock?: Partial<SystemTime>;
   /**
    * Tolerance mode (`--tolerance`): every delivery carries fields and, where the spec lists only the values
    * seen, values the spec does not list, so a client's reader proves tolerant (docs/fidelity.md row 89).
@@ -195,10 +203,12 @@ export function createMock(options: MockOptions = {}): Mock {
   }
   const seed = options.seed ?? 1;
   const config = options.config ?? BvsMockConfig.parse({});
+  const wallClock: SystemTime = { ...systemTime, ...options.wallClock };
   const clock = createClock({
     mode: options.clock ?? 'instant',
     speed: options.speed,
-    start: resolveStartTime({ startTime: options.startTime, seeded: options.seed !== undefined }),
+    wallNow: wallClock.wallNow,
+    start: resolveStartTime({ startTime: options.startTime, seeded: options.seed !== undefined, wallNow: wallClock.wallNow }),
   });
   const registry = new OrganizationRegistry(config);
   const scenarios = ScenarioLibrary.builtIn();
@@ -277,12 +287,13 @@ export function createMock(options: MockOptions = {}): Mock {
     changes.notify('clock');
     return clock.mode === 'manual' ? advanceSettled(clock, ms, barrier) : Promise.resolve(clock.advance(ms));
   };
-  const tokens = new AccessTokens(options.tokenClock === 'wall' ? systemTime.wallNow : () => clock.now());
+  const tokens = new AccessTokens(options.tokenClock === 'wall' ? wallClock.wallNow : () => clock.now());
   const answers = new AnswerCache();
   const journal = new RequestJournal(options.retention?.maxJournalEntries);
   const services: ApiServices = {
     engine,
     clock,
+    wallClock,
     registry,
     tokens,
     journal,
