@@ -7,7 +7,8 @@ export type { ChangeNotice };
 
 /**
  * Listens to `GET /_mock/stream` (the dashboard's live updates) and calls `listener` with each change
- * notice; resolves once the stream is open, with the function that hangs up. It does not reconnect: a
+ * notice; resolves once the stream is open, with the function that hangs up, which resolves once the
+ * stream has closed (await it when what follows needs the reader gone). It does not reconnect: a
  * test that outlives its bvs-mock has nothing left to hear.
  *
  * @example
@@ -15,14 +16,14 @@ export type { ChangeNotice };
  * await control.run();
  * stop();
  */
-export async function listenForChanges(options: ControlClientOptions, listener: (notice: ChangeNotice) => void): Promise<() => void> {
+export async function listenForChanges(options: ControlClientOptions, listener: (notice: ChangeNotice) => void): Promise<() => Promise<void>> {
   const url = new URL('/_mock/stream', options.url);
   const headers: Record<string, string> = options.controlToken === undefined ? {} : { authorization: `Bearer ${options.controlToken}` };
   // Hung up by a signal: over a server it closes the connection; in-process, msw passes a fetch's signal on to
   // bvs-mock, which then lets the stream go.
   const hangUp = new AbortController();
   const body = await openStream(url, headers, options.ca, hangUp.signal);
-  void (async () => {
+  const closed = (async () => {
     let buffer = '';
     try {
       for await (const chunk of body) {
@@ -39,7 +40,10 @@ export async function listenForChanges(options: ControlClientOptions, listener: 
       // Hung up, or bvs-mock stopped: nothing more to hear.
     }
   })();
-  return () => hangUp.abort();
+  return () => {
+    hangUp.abort();
+    return closed;
+  };
 }
 
 /** The stream's body as text, once its head says 200; refused with what to check otherwise. */
