@@ -15,6 +15,7 @@
  * A file not listed in test/support/tiers.js is a unit test; test/tiers.test.ts fails when a unit test
  * starts a process.
  */
+const { availableParallelism } = require('node:os');
 const { SYSTEM, PACKAGE, CONTAINER } = require('./test/support/tiers');
 
 const paths = (files) => files.map((file) => `<rootDir>/${file}`);
@@ -36,6 +37,9 @@ const base = {
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout: 30000,
+  // Two workers even on two cores (jest's default there is one): many tests spend seconds waiting on
+  // sockets and real timeouts (hung receivers, connection timeouts), which the other worker fills.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   projects: [
     {
