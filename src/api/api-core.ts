@@ -1,5 +1,4 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { realDelay, systemTime } from '../wall';
 import type { ObservedRequest } from '../faults/client-observer';
 import { DELIVERY_ORIGIN_HEADER } from '../delivery/deliveries';
 import { listIssues, type Issue, type JournalEntry } from '../schemas';
@@ -78,7 +77,7 @@ export function createApiCore(services: ApiServices): ApiCore {
       let problemIssues: Issue[] = [];
       let problemIssuesOmitted = 0;
       // Who is calling, as far as the credential says before any check: the client observer's view.
-      const arrivedAt = systemTime.wallNow();
+      const arrivedAt = services.wallClock.wallNow();
       const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization?.trim() ?? '')?.[1];
       const grant = bearer === undefined ? undefined : services.tokens.get(bearer);
       const caller = grant?.organizationId ?? (bearer === undefined ? null : (services.registry.byApiKey(bearer) ?? null));
@@ -97,7 +96,7 @@ export function createApiCore(services: ApiServices): ApiCore {
         if (match.route.access.kind !== 'control' && match.route.forPeople !== true) {
           // Faults injected through POST /_mock/faults hit the API, never the control API that clears them.
           const fault = services.faults.forApi(request.method, request.path, { accessToken: grant !== undefined, organizationId: caller });
-          if (fault.latencyMs > 0) await realDelay(fault.latencyMs);
+          if (fault.latencyMs > 0) await services.wallClock.delay(fault.latencyMs);
           if (fault.reset) injected = 'reset';
           else if (fault.revokeToken && bearer !== undefined) {
             services.tokens.revoke(bearer);

@@ -11,6 +11,7 @@ import { DEFAULT_MAX_PAGE_BYTES, PAGE_BYTES_RANGE } from '../api/page-query';
 import { Pacer } from '../api/pacer';
 import { documentTexts } from '../openapi/document-texts';
 import type { TokenClock } from '../world/access-tokens';
+import { systemTime, type SystemTime } from '../wall';
 import { DEFAULT_MAX_STREAM_READERS, MAX_STREAM_READERS_LIMIT } from '../world/change-feed';
 import { createWorld, type DrainOptions, type RetentionOptions, type World } from '../world/world';
 
@@ -49,6 +50,13 @@ export interface MockOptions {
    * cached by its own clock survives a drain that moved simulated time hours ahead; docs/fidelity.md row 86).
    */
   tokenClock?: TokenClock;
+  /**
+   * The machine's wall clock, for what is about real time: the realtime clock, a start time of `'now'`,
+   * `tokenClock: 'wall'`, the request times the contract report's client behaviour grades, and `api_latency`
+   * faults. Default the real one (`Date.now`, real timers); a test injects its own to drive these without
+   * waiting. Either member may be left out.
+   */
+  wallClock?: Partial<SystemTime>;
   /**
    * Tolerance mode (`--tolerance`): every delivery carries fields and, where the spec lists only the values
    * seen, values the spec does not list, so a client's reader proves tolerant (docs/fidelity.md row 89).
@@ -168,7 +176,8 @@ export function createMock(options: MockOptions = {}): Mock {
   const maxRunWaitMs = checkedMaxRunWait(options.maxRunWaitMs);
   // Names this instance on its own deliveries, so a delivery pointed at bvs-mock itself is refused, not looped.
   const origin = randomBytes(12).toString('hex');
-  const world = createWorld({ ...options, maxStreamReaders, origin, logError });
+  const wallClock: SystemTime = { ...systemTime, ...options.wallClock };
+  const world = createWorld({ ...options, wallClock, maxStreamReaders, origin, logError });
   const services: ApiServices = {
     ...world,
     probeTransport: { timeoutMs: options.deliveryTimeoutMs ?? 10_000, insecureTls: options.insecureWebhookTls ?? false },

@@ -7,7 +7,8 @@ export type { ChangeNotice };
 
 /**
  * Listens to `GET /_mock/stream` (the dashboard's live updates) and calls `listener` with each change
- * notice; resolves once the stream is open, with the function that hangs up. It does not reconnect: a
+ * notice; resolves once the stream is open, with the function that hangs up, which resolves once the
+ * stream has closed (await it when what follows needs the reader gone). It does not reconnect: a
  * test that outlives its bvs-mock has nothing left to hear.
  *
  * @example
@@ -15,7 +16,10 @@ export type { ChangeNotice };
  * await control.run();
  * stop();
  */
-export async function listenForChanges(connection: ControlClientOptions | ControlClient, listener: (notice: ChangeNotice) => void): Promise<() => void> {
+export async function listenForChanges(
+  connection: ControlClientOptions | ControlClient,
+  listener: (notice: ChangeNotice) => void,
+): Promise<() => Promise<void>> {
   const client = 'open' in connection ? connection : typedClientFor(connection);
   // Hung up by a signal: over a server it closes the connection; in-process, msw passes a fetch's signal on to
   // bvs-mock, which then lets the stream go.
@@ -31,14 +35,17 @@ export async function listenForChanges(connection: ControlClientOptions | Contro
     );
   }
   const events = readEvents(answer.body);
-  void (async () => {
+  const closed = (async () => {
     try {
       for await (const event of events) if (event.event === 'change') listener(JSON.parse(event.data) as ChangeNotice);
     } catch {
       // Hung up, or bvs-mock stopped: nothing more to hear.
     }
   })();
-  return () => hangUp.abort();
+  return () => {
+    hangUp.abort();
+    return closed;
+  };
 }
 
 /** The message of bvs-mock's error shape, or the text as it came. */

@@ -343,7 +343,7 @@ export class BvsMockControl {
    * `GET /_mock/stream`: calls `listener` with every notice of change (events emitted, attempts ended,
    * the clock moved, a reset) until the function it resolves with is called.
    */
-  onChange(listener: (notice: ChangeNotice) => void): Promise<() => void> {
+  onChange(listener: (notice: ChangeNotice) => void): Promise<() => Promise<void>> {
     return listenForChanges(this.client, listener);
   }
 

@@ -1,20 +1,22 @@
 import { setTimeout as wait } from 'node:timers/promises';
 
 /**
- * The one injection point for the machine's wall clock.
+ * The one injection point for the machine's wall clock (`createMock`'s `wallClock`).
  *
  * Only `realtime` mode (to turn elapsed wall time into simulated time), a start time of `now` (read
- * once, docs/fidelity.md row 72) and what is about real time by nature (the client observer, real
- * bounds on real waits) read it. Tests inject a fake `wallNow` to drive realtime mode without
- * sleeping; everything else in bvs-mock reads time from the simulated clock (CONTRIBUTING.md rule 4).
+ * once, docs/fidelity.md row 72), wall-clock access tokens, the real times the client observer grades
+ * and injected API latency use it. Tests inject a fake one to drive these without sleeping; everything
+ * else in bvs-mock reads time from the simulated clock, never from here (CONTRIBUTING.md rule 4).
  */
 export interface SystemTime {
   /** Wall-clock time in epoch milliseconds. */
   readonly wallNow: () => number;
+  /** Waits real milliseconds (an `api_latency` fault: latency is felt by a real client). */
+  readonly delay: (ms: number) => Promise<void>;
 }
 
-/** The real wall clock: `Date.now`. */
-export const systemTime: SystemTime = { wallNow: () => Date.now() };
+/** The real wall clock: `Date.now` and real timers. */
+export const systemTime: SystemTime = { wallNow: () => Date.now(), delay: (ms) => realDelay(ms) };
 
 /**
  * Waits real milliseconds. For the few things that are about the wall clock,

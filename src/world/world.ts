@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createClock, resolveStartTime, runUntilSettled, type ClockMode, type RunOutcome, type SimulatedClock, type StartTime } from '../clock';
-import { systemTime } from '../wall';
+import type { SystemTime } from '../wall';
 import { OrganizationRegistry } from '../config';
 import { Deliveries, type DeliveriesOptions } from '../delivery/deliveries';
 import { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
@@ -58,6 +58,8 @@ export interface WorldOptions {
   slowReceiverMs?: number;
   suspendReceiverAfterTimeouts?: number;
   retention?: RetentionOptions;
+  /** The machine's wall clock (`MockOptions.wallClock`): the realtime clock, a start time of `now`, wall-clock tokens, request times, injected latency. */
+  wallClock: SystemTime;
   /** Readers of the world's change feed served at once (checked by `createMock`). */
   maxStreamReaders: number;
   onDeliveryAttempt?: DeliveriesOptions['onAttempt'];
@@ -74,6 +76,8 @@ export interface WorldOptions {
  */
 export interface World {
   readonly clock: SimulatedClock;
+  /** The machine's wall clock this world reads where time is real (see {@link WorldOptions.wallClock}). */
+  readonly wallClock: SystemTime;
   readonly registry: OrganizationRegistry;
   readonly scenarios: ScenarioLibrary;
   readonly ids: IdSource;
@@ -119,7 +123,8 @@ export function createWorld(options: WorldOptions): World {
   const clock = createClock({
     mode: options.clock ?? 'instant',
     speed: options.speed,
-    start: resolveStartTime({ startTime: options.startTime, seeded: options.seed !== undefined }),
+    wallNow: options.wallClock.wallNow,
+    start: resolveStartTime({ startTime: options.startTime, seeded: options.seed !== undefined, wallNow: options.wallClock.wallNow }),
   });
   const registry = new OrganizationRegistry(config);
   const scenarios = ScenarioLibrary.builtIn();
@@ -184,6 +189,7 @@ export function createWorld(options: WorldOptions): World {
   clock.setBarrier(() => deliveries.instantBarrier());
   const world: World = {
     clock,
+    wallClock: options.wallClock,
     registry,
     scenarios,
     ids,
@@ -192,7 +198,7 @@ export function createWorld(options: WorldOptions): World {
     endpoints,
     faults,
     deliveries,
-    tokens: new AccessTokens(options.tokenClock === 'wall' ? systemTime.wallNow : () => clock.now()),
+    tokens: new AccessTokens(options.tokenClock === 'wall' ? options.wallClock.wallNow : () => clock.now()),
     answers: new AnswerCache(),
     journal: new RequestJournal(options.retention?.maxJournalEntries),
     emitted,

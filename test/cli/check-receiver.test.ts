@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCliIfStale, runCli, spawnCli, stopSpawned, type CliRun } from '../support/built-cli';
+import { runCli, spawnCli, stopSpawned, type CliRun } from '../support/built-cli';
 import { RECEIVER_SECRET, correct, receiver, trustsAnyone, type Handle } from '../support/graded-receivers';
 import { HAVE_XMLLINT, expectValidJunit } from '../support/junit-schema';
 import { startRawTcpReceiver } from '../support/raw-tcp-receiver';
@@ -12,9 +12,8 @@ import { startSilentPort } from '../support/silent-port';
 
 let scratch: string;
 beforeAll(() => {
-  buildCliIfStale();
   scratch = mkdtempSync(join(tmpdir(), 'bvs-mock-check-receiver-'));
-}, 120_000);
+});
 afterEach(stopSpawned);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

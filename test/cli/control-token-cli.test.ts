@@ -1,16 +1,12 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:tls';
-import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
+import { spawnCli, stopSpawned } from '../support/built-cli';
 import { httpClient, type HttpAnswer } from '../support/https-client';
 
 // `bvs-mock serve --control-token` and BVS_MOCK_CONTROL_TOKEN, through the built command line: the
 // control API of a container on 0.0.0.0 was open to anyone who reached the port.
 
 const TOKEN = 'ctl_cli_4e1d2c3b';
-
-beforeAll(() => {
-  buildCliIfStale();
-}, 120_000);
 
 afterEach(stopSpawned);
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { MAX_SCENARIO_FILE_BYTES } from '../../src/engine/scenarios/load-scenario-file';
 import { MAX_LISTED_ISSUES } from '../../src/schemas';
-import { ROOT, buildCliIfStale } from '../support/built-cli';
+import { ROOT } from '../support/built-cli';
 import { scenarioWithKeys } from '../support/scenario-with-keys';
 
 // Regression: a 957 KB scenario file of 70,000 keys in a --scenarios directory took 63 s to load at
@@ -15,9 +15,8 @@ import { scenarioWithKeys } from '../support/scenario-with-keys';
 let scratch: string;
 
 beforeAll(() => {
-  buildCliIfStale();
   scratch = mkdtempSync(path.join(tmpdir(), 'bvs-mock-large-scenario-'));
-}, 120_000);
+});
 
 afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });

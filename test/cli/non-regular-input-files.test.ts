@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config';
 import { MAX_CONFIG_FILE_BYTES } from '../../src/config/load-config';
-import { ROOT, buildCliIfStale } from '../support/built-cli';
+import { ROOT } from '../support/built-cli';
 import { guardedFifo, type GuardedFifo } from '../support/guarded-fifo';
 import { readPayloadFiles } from '../../src/cli/read-payload-files';
 
@@ -17,9 +17,8 @@ let scratch: string;
 const fifos: GuardedFifo[] = [];
 
 beforeAll(() => {
-  buildCliIfStale();
   scratch = mkdtempSync(path.join(tmpdir(), 'bvs-mock-non-regular-'));
-}, 120_000);
+});
 
 afterEach(() => {
   for (const fifo of fifos.splice(0)) fifo.release();

@@ -1,7 +1,7 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { DEFAULT_CLOCK_START, resolveStartTime } from '../../src/clock';
 import { createMock } from '../../src/http';
-import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
+import { spawnCli, stopSpawned } from '../support/built-cli';
 import { httpClient, type HttpClient } from '../support/https-client';
 
 // When the simulated clock starts (docs/fidelity.md rows 72, 73): the wall clock at start by default, the
@@ -17,10 +17,6 @@ interface Served {
   ready: Promise<string>;
   exit: Promise<number | null>;
 }
-
-beforeAll(() => {
-  buildCliIfStale();
-}, 120_000);
 
 afterEach(stopSpawned);
 

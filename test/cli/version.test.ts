@@ -2,13 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildControlDocument, buildOpenApiDocument } from '../../src/openapi';
 import { startBvsMock, startWebhookReceiver, SCENARIOS } from '../../src/testing';
-import { ROOT, buildCliIfStale, spawnCli } from '../support/built-cli';
+import { ROOT, spawnCli } from '../support/built-cli';
 
 // One version, read from package.json alone, everywhere a user meets it.
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-
-beforeAll(() => buildCliIfStale(), 120_000);
 
 test('bvs-mock --version prints the package version', async () => {
   const child = spawnCli(['--version']);

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from '../../src/config';
 import { createMock } from '../../src/http';
 import { BvsMockConfig } from '../../src/schemas';
 import { bearer, useTestServer } from '../support/api-test-server';
-import { buildCliIfStale, spawnCli, stopSpawned } from '../support/built-cli';
+import { spawnCli, stopSpawned } from '../support/built-cli';
 import { httpClient } from '../support/https-client';
 
 // API keys in the configuration are test credentials (docs/fidelity.md row 74): any length, but never
@@ -15,9 +15,8 @@ import { httpClient } from '../support/https-client';
 let scratch: string;
 
 beforeAll(() => {
-  buildCliIfStale();
   scratch = mkdtempSync(join(tmpdir(), 'bvs-mock-api-keys-'));
-}, 120_000);
+});
 
 afterEach(stopSpawned);
 

@@ -5,7 +5,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
 import { BvsMockConfig } from '../../src/schemas';
 import { startTestServer, type TestServer } from '../support/api-test-server';
 import { HAPPY_PARTNERS, PARTNER_DEFINITIVE_ERROR } from '../support/built-in-tins';
-import { SCREENSHOTS, buildDashboardIfStale, chromiumUnavailable, launchChromium } from '../support/chromium';
+import { SCREENSHOTS, chromiumUnavailable, launchChromium } from '../support/chromium';
 
 // The dashboard as a user meets it, in a real browser (Debian's Chromium driven by playwright-core): served
 // by bvs-mock at /_mock/, acting through the control API while a scenario plays through the API itself,
@@ -23,7 +23,6 @@ describeInBrowser('the dashboard in Chromium', () => {
   let failing: WebhookReceiver;
 
   beforeAll(async () => {
-    buildDashboardIfStale();
     mkdirSync(SCREENSHOTS, { recursive: true });
     browser = await launchChromium();
     receiver = await startWebhookReceiver();

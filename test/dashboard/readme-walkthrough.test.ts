@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/api-test-server';
-import { buildDashboardIfStale, chromiumUnavailable, launchChromium, SCREENSHOTS } from '../support/chromium';
+import { chromiumUnavailable, launchChromium, SCREENSHOTS } from '../support/chromium';
 import { freePort } from '../support/free-port';
 
 // The README's "The dashboard" walk-through, as a new user does it: bvs-mock started as `npm start` starts it
@@ -38,7 +38,6 @@ afterAll(async () => {
 testInBrowser(
   'the README walk-through: an endpoint and a validation made with curl appear live in the open page',
   async () => {
-    buildDashboardIfStale();
     t = await startTestServer({ clock: 'instant' });
     browser = await launchChromium();
     const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1440, height: 900 } });

@@ -20,7 +20,28 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const t = useTestServer(() => ({ webhookUrl: receiver.url }));
+/** An api_latency fault's wait on the injected wall clock, held until the test releases it. */
+interface HeldLatency {
+  ms: number;
+  release(): void;
+}
+const held: HeldLatency[] = [];
+let onHeld: (() => void) | undefined;
+/** The next latency the server waits for, once a request reaches it. */
+const nextHeldLatency = () =>
+  new Promise<HeldLatency>((resolve) => {
+    const take = () => resolve(held.shift()!);
+    if (held.length > 0) take();
+    else onHeld = take;
+  });
+const delay = (ms: number) =>
+  new Promise<void>((release) => {
+    held.push({ ms, release });
+    onHeld?.();
+    onHeld = undefined;
+  });
+
+const t = useTestServer(() => ({ webhookUrl: receiver.url, wallClock: { delay } }));
 const emitted = t.events;
 
 beforeEach(() => {
@@ -258,15 +279,33 @@ test.each([
   expect((await t.get('/api/v2/webhook_endpoints')).status).toBe(200);
 });
 
-test('an api_latency fault adds its real milliseconds to matching API answers only', async () => {
+test('an api_latency fault holds matching API answers for its milliseconds, and no other answer', async () => {
   await fault({ kind: 'api_latency', ms: 300, path: '/api/v2/webhook_endpoints' });
-  const timed = async (call: () => Promise<{ status: number }>) => {
+  let answered = false;
+  const slow = t.get('/api/v2/webhook_endpoints').then((answer) => {
+    answered = true;
+    return answer;
+  });
+  const latency = await nextHeldLatency();
+  expect(latency.ms).toBe(300);
+  // While the matching request is held, other requests are answered without a wait of their own.
+  expect((await t.call('/_mock/health')).status).toBe(200);
+  expect((await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' })).tin).toBe(HAPPY_NO_PARTNERS);
+  expect(held).toEqual([]);
+  expect(answered).toBe(false);
+  latency.release();
+  expect((await slow).status).toBe(200);
+});
+
+test('without an injected wall clock, api_latency is real time: the answer comes no sooner than its milliseconds', async () => {
+  const real = await startTestServer();
+  try {
+    expect((await real.json('POST', '/_mock/faults', { kind: 'api_latency', ms: 100, path: '/api/v2/webhook_endpoints' })).status).toBe(201);
     const started = performance.now();
-    const answer = await call();
-    expect(answer.status).toBe(200);
-    return performance.now() - started;
-  };
-  expect(await timed(() => t.get('/api/v2/webhook_endpoints'))).toBeGreaterThanOrEqual(290);
-  expect(await timed(() => t.call('/_mock/health'))).toBeLessThan(200);
-  await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' });
+    expect((await real.get('/api/v2/webhook_endpoints')).status).toBe(200);
+    // Node's timers count whole milliseconds of the event loop's time, which may run a little behind performance.now().
+    expect(performance.now() - started).toBeGreaterThanOrEqual(95);
+  } finally {
+    await real.close();
+  }
 });

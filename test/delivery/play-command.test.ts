@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
-import { ROOT, buildCliIfStale } from '../support/built-cli';
+import { ROOT } from '../support/built-cli';
 import { typeOf } from '../support/delivery-harness';
 
 // `bvs-mock play SCENARIO --webhook-url URL` (docs/design.md, Command line), run as users run it: the
@@ -24,10 +24,6 @@ const HAPPY_PARTNERS_TYPES = [
 const ATTEMPT_LINE = /^(\d\d:\d\d:\d\d\.\d{3}) {2}(\S+) +-> (\S+) in \d+\.\d ms(.*)$/;
 
 let receiver: WebhookReceiver | undefined;
-
-beforeAll(() => {
-  buildCliIfStale();
-}, 120_000);
 
 afterEach(async () => {
   await receiver?.close();
@@ -79,9 +75,8 @@ test('play missing-input-data supplies the input once the rest has played and de
 
 test('play against a receiver that always answers 500 retries each delivery 20 times on the instant clock and exits 1', async () => {
   receiver = await startWebhookReceiver({ respond: () => 500 });
-  const started = Date.now();
+  // On the instant clock the retries' hours of simulated time pass at once; on any other, this would end by the test's timeout.
   const run = await bvsMock(['play', 'happy-partners', '--webhook-url', receiver.url, '--timeout', '500']);
-  expect(Date.now() - started).toBeLessThan(20_000);
   expect(run.code).toBe(1);
   const lines = run.stdout.trimEnd().split('\n');
   expect(lines.at(-1)).toBe('12 deliveries: 0 succeeded, 12 failed, 0 expired');

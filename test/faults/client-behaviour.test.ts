@@ -2,16 +2,22 @@ import { SCENARIOS, startBvsMock, type RunningBvsMock } from '../../src/testing'
 
 // What a client does after faults bvs-mock injects into its API answers, graded in the contract report with
 // the rule and the evidence (request ids, real times): clients written for the test, well and badly behaved,
-// over real HTTPS. Their waits are real time, kept short.
+// over real HTTPS. The real times are the wall clock's, injected: a client "waits" by moving it, so a busy
+// machine cannot stretch a retry "at once" into a wait, nor a wait into a longer one.
+
+/** The wall clock bvs-mock reads request times from; it stands still unless a client waits. */
+let wall = Date.parse('2026-01-15T10:00:00.000Z');
+const wait = (ms: number) => {
+  wall += ms;
+};
 
 let bvs: RunningBvsMock;
 beforeAll(async () => {
-  bvs = await startBvsMock({ clock: 'instant' });
+  bvs = await startBvsMock({ clock: 'instant', wallClock: { wallNow: () => wall } });
 });
 afterAll(() => bvs.stop());
 beforeEach(() => bvs.control.reset());
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const create = (token = bvs.apiKey) =>
   bvs.fetch(`${bvs.url}/api/v2/entity_validations`, {
     method: 'POST',
@@ -23,16 +29,19 @@ const findings = async () => (await bvs.control.report()).client_behaviour.findi
 
 test('a client that ignores Retry-After is named in the report with the two request times; one that waits passes', async () => {
   await bvs.control.addFault({ kind: 'api_error', code: 'rate_limited', retry_after: 1, count: 1, path: '/api/v2/entity_validations' });
+  const limitedAt = new Date(wall).toISOString();
   const limited = await create();
   expect(limited.status).toBe(429);
   expect(limited.headers.get('retry-after')).toBe('1');
+  wait(400);
   expect((await create()).status).toBe(201);
   const [finding] = await findings();
   expect(finding).toMatchObject({ check: 'retry-after', outcome: 'fail' });
   expect(finding!.rule).toContain('Retry-After');
   const [first, second] = finding!.evidence;
+  expect([first!.at, second!.at]).toEqual([limitedAt, new Date(Date.parse(limitedAt) + 400).toISOString()]);
   expect(finding!.message).toBe(
-    `ignored Retry-After: 1: request ${first!.request_id} at ${first!.at} was answered 429, and request ${second!.request_id} came at ${second!.at}, ${((Date.parse(second!.at) - Date.parse(first!.at)) / 1000).toFixed(3)} s later`,
+    `ignored Retry-After: 1: request ${first!.request_id} at ${first!.at} was answered 429, and request ${second!.request_id} came at ${second!.at}, 0.400 s later`,
   );
   const junit = await bvs.control.report('junit');
   expect(junit).toContain('type="retry-after"');
@@ -41,9 +50,11 @@ test('a client that ignores Retry-After is named in the report with the two requ
   await bvs.control.reset();
   await bvs.control.addFault({ kind: 'api_error', code: 'rate_limited', retry_after: 1, count: 1 });
   expect((await create()).status).toBe(429);
-  await sleep(1_050);
+  wait(1_000);
   expect((await create()).status).toBe(201);
-  expect(await findings()).toEqual([expect.objectContaining({ check: 'retry-after', outcome: 'pass' })]);
+  expect(await findings()).toEqual([
+    expect.objectContaining({ check: 'retry-after', outcome: 'pass', message: 'waited 1.000 s after a 429 with Retry-After: 1' }),
+  ]);
 });
 
 test('after 5xx answers, retrying at once fails; retrying with growing gaps passes; not retrying is giving up cleanly', async () => {
@@ -56,12 +67,16 @@ test('after 5xx answers, retrying at once fails; retrying with growing gaps pass
   await bvs.control.reset();
   await bvs.control.addFault({ kind: 'api_error', code: 'service_unavailable', count: 2, path: '/api/v2/webhook_endpoints' });
   expect((await list()).status).toBe(503);
-  await sleep(150);
+  wait(150);
   expect((await list()).status).toBe(503);
-  await sleep(300);
+  wait(300);
   expect((await list()).status).toBe(200);
   const [graded] = await findings();
-  expect(graded).toMatchObject({ check: 'backoff', outcome: 'pass' });
+  expect(graded).toMatchObject({
+    check: 'backoff',
+    outcome: 'pass',
+    message: expect.stringContaining('/api/v2/webhook_endpoints: 0.150 s, 0.300 s between attempts'),
+  });
   expect(graded!.evidence).toHaveLength(3);
 
   await bvs.control.reset();
@@ -73,7 +88,7 @@ test('after 5xx answers, retrying at once fails; retrying with growing gaps pass
 test('a reset connection gets no answer at all; the retry after it is graded like a 5xx', async () => {
   await bvs.control.addFault({ kind: 'api_reset', count: 1, path: '/api/v2/webhook_endpoints' });
   await expect(list()).rejects.toThrow();
-  await sleep(150);
+  wait(150);
   expect((await list()).status).toBe(200);
   expect(await findings()).toEqual([expect.objectContaining({ check: 'backoff', outcome: 'pass' })]);
 });

@@ -1,7 +1,7 @@
 import { MAX_SCENARIO_FILE_BYTES } from '../../src/engine/scenarios/load-scenario-file';
 import { MAX_LISTED_ISSUES } from '../../src/schemas';
 import { expectApiError } from '../support/api-test-server';
-import { buildCliIfStale, stopSpawned } from '../support/built-cli';
+import { stopSpawned } from '../support/built-cli';
 import type { HttpAnswer } from '../support/https-client';
 import { startServedCli, type ServedCli } from '../support/served-cli';
 import { scenarioWithKeys } from '../support/scenario-with-keys';
@@ -13,7 +13,6 @@ import { scenarioWithKeys } from '../support/scenario-with-keys';
 // body is refused 413 before it is parsed), and a 422 lists MAX_LISTED_ISSUES problems and counts the
 // others. The server runs in a child process, so a frozen event loop fails the test by its timeout.
 
-beforeAll(buildCliIfStale, 120_000);
 afterEach(stopSpawned);
 
 function postScenario(served: ServedCli, text: string): Promise<HttpAnswer> {

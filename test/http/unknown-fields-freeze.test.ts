@@ -1,6 +1,6 @@
 import { MAX_ISSUE_TEXT, MAX_LISTED_ISSUES } from '../../src/schemas';
 import { DEFAULT_API_KEY, bearer, expectApiError } from '../support/api-test-server';
-import { buildCliIfStale, stopSpawned } from '../support/built-cli';
+import { stopSpawned } from '../support/built-cli';
 import type { HttpAnswer } from '../support/https-client';
 import { startServedCli, type ServedCli } from '../support/served-cli';
 
@@ -14,7 +14,6 @@ import { startServedCli, type ServedCli } from '../support/served-cli';
 const CREATE = '/api/v2/entity_validations';
 const UNKNOWN_KEYS = 60_000;
 
-beforeAll(buildCliIfStale, 120_000);
 afterEach(stopSpawned);
 
 /** A create body with `count` unknown top-level fields (`"k0":1,` ... about 650 KB for 60,000). */

@@ -12,6 +12,17 @@ jest.setTimeout(300_000);
 
 let packed: PackedPackage;
 
+/** What `jest --json` prints that these tests read. */
+interface JestReport {
+  numFailedTests: number;
+  numPendingTests: number;
+  testResults: { assertionResults: { title: string; status: string }[] }[];
+}
+
+/** The titles of the tests that passed, in order. */
+const passedTitles = (report: JestReport) =>
+  report.testResults.flatMap((file) => file.assertionResults.filter((result) => result.status === 'passed').map((result) => result.title));
+
 function project(name: string, packageJson: Record<string, unknown>, files: Record<string, string>, devDependencies: string[]): string {
   const dir = join(packed.work, name);
   mkdirSync(dir);
@@ -129,7 +140,10 @@ ${IN_PROCESS}`,
     },
     ['jest@29', 'ts-jest@29', 'typescript@5', '@types/jest@29'],
   );
-  expect(run('npx', ['jest'], dir)).toBeDefined();
+  // jest's own report, as JSON on standard output: both tests ran, and passed.
+  const report = JSON.parse(run('npx', ['jest', '--json'], dir)) as JestReport;
+  expect(passedTitles(report)).toEqual(['happy partners: settled, events valid and in order, no violation', 'in-process through msw']);
+  expect([report.numFailedTests, report.numPendingTests]).toEqual([0, 0]);
 });
 
 test('a stock vitest project: the same ten lines, and bvs-mock in-process through msw, no configuration for bvs-mock', () => {

@@ -1,5 +1,5 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { ROOT } from '../support/built-cli';
 import { packPackage, run, type PackedPackage } from '../support/packed-package';
 
@@ -22,6 +22,16 @@ test('examples/client-ts type-checks and passes its tests against the packed pac
   manifest.devDependencies['bvs-mock'] = `file:${packed.tarball}`;
   writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
   run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock'], dir);
-  const output = run('npm', ['test', '--', '--ci'], dir);
-  expect(output).toBeDefined();
+  // `npm test` type-checks (a type error fails it), then jest reports as JSON on standard output.
+  const output = run('npm', ['test', '-s', '--', '--ci', '--json'], dir);
+  const report = JSON.parse(output.slice(output.indexOf('{'))) as {
+    numTotalTests: number;
+    numFailedTests: number;
+    numPassedTests: number;
+    testResults: { name: string; status: string }[];
+  };
+  const suites = readdirSync(join(dir, 'test')).filter((file) => file.endsWith('.test.ts'));
+  expect(report.testResults.map((result) => [basename(result.name), result.status]).sort()).toEqual(suites.sort().map((file) => [file, 'passed']));
+  expect([report.numFailedTests, report.numPassedTests]).toEqual([0, report.numTotalTests]);
+  expect(report.numTotalTests).toBeGreaterThanOrEqual(suites.length);
 });

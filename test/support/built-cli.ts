@@ -1,33 +1,13 @@
-import { execFileSync, spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 
 /** The repository's root. */
 export const ROOT = join(__dirname, '..', '..');
-/** The command line as users run it: `bin/bvs-mock.js` over the built `dist/`. */
-export const BIN = join(ROOT, 'bin', 'bvs-mock.js');
-
-/** Newest modification time under `dir`, in ms. */
-export function newest(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
-    const path = join(dir, entry.name);
-    return Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }, 0);
-}
-
 /**
- * Builds `dist/` when `src/` is newer, for tests that run the command line
- * (after `npm ci`, `prepare` has built it and nothing happens). Call it in `beforeAll` with a long timeout.
+ * The command line as users run it: `bin/bvs-mock.js` over the built `dist/`, which jest's global setup
+ * (test/support/build-once.js) builds before the system and package tiers start.
  */
-export function buildCliIfStale(): void {
-  let built: number;
-  try {
-    built = statSync(join(ROOT, 'dist', 'cli', 'main.js')).mtimeMs;
-  } catch {
-    built = 0;
-  }
-  if (built < newest(join(ROOT, 'src'))) execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
-}
+export const BIN = join(ROOT, 'bin', 'bvs-mock.js');
 
 const running = new Set<ChildProcess>();
 

@@ -1,8 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { newest } from './built-cli';
 
 // The one launch of the dashboard's scripts (scripts/chromium.js): Debian's Chromium, headless and offline.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -26,15 +24,6 @@ export function chromiumUnavailable(): string | null {
 /** Launches headless Chromium; the test closes it. */
 export function launchChromium(): Promise<Browser> {
   return launcher.launchChromium();
-}
-
-/** Builds dist/ and the dashboard when their sources are newer (after `npm ci`, `prepare` built both). Call it in `beforeAll` with a long timeout. */
-export function buildDashboardIfStale(): void {
-  const built = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : 0);
-  const stale =
-    built(join(ROOT, 'dashboard-dist', 'index.html')) < newest(join(ROOT, 'dashboard')) ||
-    built(join(ROOT, 'dist', 'cli', 'main.js')) < newest(join(ROOT, 'src'));
-  if (stale) execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe', timeout: 180_000 });
 }
 
 /** Where tests leave screenshots (gitignored): look at them after a run. */

@@ -2,7 +2,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, buildCliIfStale } from './built-cli';
+import { ROOT } from './built-cli';
 
 /** Runs a command in `cwd` and returns its output; a failure throws with both output streams. */
 export function run(command: string, args: string[], cwd: string): string {
@@ -42,10 +42,9 @@ export interface PackedPackage {
   remove(): void;
 }
 
-/** Packs bvs-mock (dist/ as the tests build it, never rebuilt here while other test files may run the built CLI). */
+/** Packs bvs-mock (dist/ as jest's global setup built it, never rebuilt here while other test files may run the built CLI). */
 export function packPackage(prefix: string): PackedPackage {
   const work = mkdtempSync(join(tmpdir(), prefix));
-  buildCliIfStale();
   run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], ROOT);
   const tarball = join(
     work,

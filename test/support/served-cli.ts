@@ -21,7 +21,7 @@ export interface ServedCli {
  * certificate made for the test. Tests of requests that could block the server's event loop use it
  * rather than `startTestServer`: in-process, a blocked loop blocks jest's own timers too, so such a
  * regression would stall the run instead of failing it; in a child process the test's timeout still
- * fires. Call `buildCliIfStale()` in `beforeAll` first; the test that starts it closes it.
+ * fires. It runs the build jest's global setup made (a system tier test); the test that starts it closes it.
  *
  * @example
  * const served = await startServedCli(['--strict']);

@@ -1,6 +1,6 @@
 import express from 'express';
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Server } from 'node:http';
 import { bvsMockMiddleware, createMock } from '../../src';
 import { openEventStream } from '../support/event-stream';
@@ -44,6 +44,8 @@ test('errors through the middleware keep the one error shape', async () => {
 });
 
 test('the change stream through the middleware sends notices as they happen and lets go of a client that hangs up', async () => {
+  // The server's end of the stream's connection: once it has closed, bvs-mock has heard the hang-up.
+  const serverSideClosed = new Promise<void>((resolve) => server.once('connection', (socket: Socket) => socket.once('close', () => resolve())));
   const stream = await openEventStream(base, '/_mock/stream');
   expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
   expect(mock.services.changes.size).toBe(1);
@@ -54,8 +56,9 @@ test('the change stream through the middleware sends notices as they happen and 
   });
   await stream.waitFor(/"kinds":\[[^\]]*"request"/);
   stream.close();
-  const deadline = Date.now() + 5_000;
-  while (mock.services.changes.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  await serverSideClosed;
+  // The response's own 'close', which ends the stream, follows the socket's on the next tick.
+  await new Promise((resolve) => setImmediate(resolve));
   expect(mock.services.changes.size).toBe(0);
 });
 

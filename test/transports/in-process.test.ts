@@ -2,7 +2,7 @@ import { setupServer } from 'msw/node';
 import { createMock } from '../../src';
 import { createHandlers } from '../../src/msw';
 import { EntityValidation, parseWith } from '../../src/schemas';
-import { listenForChanges } from '../../src/testing/change-stream';
+import { listenForChanges, type ChangeNotice } from '../../src/testing/change-stream';
 
 const BASE = 'https://bvs.test';
 const mock = createMock({ clock: 'manual' });
@@ -64,14 +64,13 @@ test('in-process, the change stream lets go of a reader that hangs up: a fetch a
   await expect(answer.text()).rejects.toThrow();
   expect(mock.services.changes.size).toBe(0);
 
-  const notices: string[] = [];
-  const stop = await listenForChanges({ url: BASE }, (notice) => notices.push(...notice.kinds));
+  let clockMoved: () => void = () => undefined;
+  const heard = new Promise<void>((resolve) => (clockMoved = resolve));
+  const stop = await listenForChanges({ url: BASE }, (notice) => notice.kinds.includes('clock') && clockMoved());
   expect(mock.services.changes.size).toBe(1);
   await fetch(`${BASE}/_mock/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: 1 }) });
-  for (let waited = 0; !notices.includes('clock') && waited < 2_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(notices).toContain('clock');
-  stop();
-  for (let waited = 0; mock.services.changes.size > 0 && waited < 2_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  await heard;
+  await stop();
   expect(mock.services.changes.size).toBe(0);
 });
 
@@ -80,20 +79,35 @@ test('in-process, a change stream read only later still holds every notice sent 
   // once the stream writes again (the next heartbeat, 15 s later), which held this test for up to 23 s.
   const hangUp = new AbortController();
   const answer = await fetch(`${BASE}/_mock/stream`, { signal: hangUp.signal });
-  for (let i = 0; i < 3; i += 1) {
-    await fetch(`${BASE}/_mock/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: 1 }) });
-    // Past the gathering window, so each advance is a notice of its own.
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  // A listener on the feed itself says when each notice has gone out: the test waits for that, not for time.
+  const sent: ChangeNotice[] = [];
+  let onSent: (() => void) | undefined;
+  const stopWatching = mock.services.changes.subscribe((notice) => {
+    sent.push(notice);
+    onSent?.();
+  })!;
+  expect(mock.services.changes.size).toBe(2);
+  try {
+    for (let i = 0; i < 3; i += 1) {
+      const clockMoved = new Promise<void>((resolve) => (onSent = () => sent.at(-1)!.kinds.includes('clock') && resolve()));
+      await fetch(`${BASE}/_mock/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: 1 }) });
+      await clockMoved;
+    }
+  } finally {
+    stopWatching();
   }
-  expect(mock.services.changes.size).toBe(1);
+  // Each advance waited for its own notice, so the three are three notices, not one gathered.
+  expect(sent.filter((notice) => notice.kinds.includes('clock'))).toHaveLength(3);
   const reader = answer.body!.getReader();
   let text = '';
-  while ((text.match(/event: change/g) ?? []).length < 3) {
+  const ids = () => [...text.matchAll(/^id: (\d+)\nevent: change$/gm)].map(([, id]) => Number(id));
+  while (ids().length < sent.length) {
     const { done, value } = await reader.read();
     if (done) break;
     text += new TextDecoder().decode(value);
   }
-  expect(text.match(/event: change/g)).toHaveLength(3);
+  expect(ids()).toEqual(sent.map((notice) => notice.id));
+  expect(mock.services.changes.size).toBe(1);
   hangUp.abort();
   await expect(reader.read()).rejects.toThrow();
   expect(mock.services.changes.size).toBe(0);
