@@ -25,7 +25,7 @@ buildSync({
   ...common,
   entryPoints: [join(root, 'dist', 'cli', 'main.js')],
   outfile: join(out, 'bvs-mock.js'),
-  external: ['msw', 'msw/node', '@mswjs/http-middleware', '../../vendor/msw.js', '@faker-js/faker'],
+  external: ['msw', 'msw/node', '../../vendor/msw.js', '@faker-js/faker'],
 });
 // Where `require('@faker-js/faker')` from bundle/bvs-mock.js finds it.
 const faker = join(out, 'node_modules', '@faker-js', 'faker');
