@@ -161,3 +161,27 @@ test("behind a proxy the app trusts, X-Forwarded-Proto: https counts as HTTPS fo
     secure.dispose();
   }
 });
+
+test('through the middleware, an api_reset fault resets the connection as bvs-mock serve does, and the app goes on serving', async () => {
+  // msw's middleware wrote the reset as status 0, which node throws on outside any handler: the app's process ended.
+  const faulty = createMock({ clock: 'manual', requireHttps: false });
+  const app = await mounted(faulty.core, () => undefined);
+  try {
+    const added = await fetch(`${app.base}/_mock/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'api_reset', count: 1, path: '/api/v2/webhook_endpoints' }),
+    });
+    expect(added.status).toBe(201);
+    const list = () => fetch(`${app.base}/api/v2/webhook_endpoints`, { headers: { authorization: 'Bearer test_key_default' } });
+    const reset = await list().then(
+      (answer) => `answered ${answer.status}`,
+      (error: Error & { cause?: { code?: string } }) => error.cause?.code,
+    );
+    expect(reset).toBe('UND_ERR_SOCKET');
+    expect((await list()).status).toBe(200);
+  } finally {
+    await app.close();
+    faulty.dispose();
+  }
+});
