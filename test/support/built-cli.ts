@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 /** The repository's root. */
 export const ROOT = join(__dirname, '..', '..');
-/** The command line as users run it: `bin/bvs-mock.js` over the built `dist/`. */
+/** The command line as users run it: `bin/bvs-mock.js`, over the one-file bundle that `npm run build` writes (over `dist/` if compiled since). */
 export const BIN = join(ROOT, 'bin', 'bvs-mock.js');
 
 /** Newest modification time under `dir`, in ms. */
