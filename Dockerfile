@@ -9,7 +9,8 @@ COPY src ./src
 COPY dashboard ./dashboard
 COPY scripts ./scripts
 COPY scenarios ./scenarios
-RUN npm ci --ignore-scripts --no-audit --no-fund && npm run build && node scripts/bundle-server.js
+# `npm run build` writes dist/, the one-file bundle of the command line (bundle/, scripts/bundle-server.js) and dashboard-dist/.
+RUN npm ci --ignore-scripts --no-audit --no-fund && npm run build
 
 FROM node:20-bookworm-slim
 WORKDIR /app

@@ -9,7 +9,7 @@
  * Targets: GET of a validation at least 0.5 x bare node:http (same body bytes), 0.6 x express
  * and 2 x Prism; POST of a validation at least 1 x express's GET; `bvs-mock serve` healthy within
  * 1 s; 60 s of sustained creation ending under 500 MB RSS with the default retention.
- * Runs the built package (bin/ over dist/), as users do. It reports and exits 0 even when a
+ * Runs the built package (bin/ over the one-file bundle), as users do. It reports and exits 0 even when a
  * target is missed; it exits 1 only when something could not be measured at all.
  *
  * Environment: BENCH_API_DURATION (s, default 8), BENCH_API_WARMUP (s, default 2),

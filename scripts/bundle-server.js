@@ -1,9 +1,10 @@
-// Writes bundle/bvs-mock.js (and its source map): the command line and server of dist/ with its runtime
-// dependencies in one minified CommonJS file, for the container image, which then ships no node_modules (a
-// small layer, a fast start: one file to read and compile). faker, which only generated trees need and which
-// is half the code, goes to a file of its own that the bundle loads on first use. msw is left out: the server
-// never loads it (in-process use is the npm package's). Run after `npm run build` (the Dockerfile does);
-// bin/bvs-mock.js uses the bundle where dist/ is absent.
+// Writes bundle/bvs-mock.js (and its source map; run by `npm run build`): the command line and server of dist/ with
+// their runtime dependencies in one minified CommonJS file, which the `bvs-mock` command runs, from the npm package
+// and in the container image alike: a fast start, one file to read and compile (from V8's code cache after the
+// first run; docs/decisions/0003-msw-once.md), and in the image a small layer with no node_modules. faker, which only
+// generated trees need and which is half the code, is left out: the image gets it as a file of its own, which the
+// bundle loads on first use, and the npm package has it as a dependency. msw is left out: the server never loads it
+// (in-process use is the library's). bin/bvs-mock.js uses dist/ where the bundle is absent.
 const { buildSync } = require('esbuild');
 const { mkdirSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
@@ -25,7 +26,7 @@ buildSync({
   ...common,
   entryPoints: [join(root, 'dist', 'cli', 'main.js')],
   outfile: join(out, 'bvs-mock.js'),
-  external: ['msw', 'msw/node', '@mswjs/http-middleware', '../../vendor/msw.js', '@faker-js/faker'],
+  external: ['msw', 'msw/node', '../../vendor/msw.js', '@faker-js/faker'],
 });
 // Where `require('@faker-js/faker')` from bundle/bvs-mock.js finds it.
 const faker = join(out, 'node_modules', '@faker-js', 'faker');

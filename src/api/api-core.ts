@@ -22,6 +22,8 @@ import { OPEN_CONTROL_OPERATIONS } from './open-control-operations';
 /** The transport-free API: one request in, one response out. */
 export interface ApiCore {
   handle(request: CoreRequest): Promise<CoreResponse>;
+  /** The largest body it takes, in bytes: a transport reads one byte more at most, which the core answers 413. */
+  readonly bodyLimit: number;
 }
 
 /**
@@ -67,6 +69,7 @@ export function createApiCore(services: ApiServices): ApiCore {
   let writes = 0;
 
   return {
+    bodyLimit: services.bodyLimit,
     async handle(request) {
       const started = process.hrtime.bigint();
       counter += 1;

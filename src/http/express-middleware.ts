@@ -1,39 +1,48 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiCore } from '../api/api-core';
+import { answerNodeRequest } from './node-server';
 
 /**
  * A connect-style middleware, as express mounts it. Written out here so bvs-mock's types need no
  * express types (a consumer with `skipLibCheck: false` and no `@types/express` still compiles).
  */
 export type ConnectMiddleware = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
-import { handlersWith } from './msw-handlers';
-import { answerNodeRequest } from './node-server';
-import { CHANGE_STREAM_PATH } from '../api/routes/dashboard-routes';
-import { vendoredMsw } from './vendored-msw';
 
 /**
- * bvs-mock as an express middleware, to mount inside a user's own express app
- * (through `@mswjs/http-middleware`, with the same msw handlers as in-process use).
- * Requests reach it over plain HTTP, so create the mock with `requireHttps: false`
- * unless a TLS-terminating server is in front.
+ * bvs-mock as an express (or connect) middleware, to mount inside a user's own express app: every request
+ * that reaches it is answered by bvs-mock's node transport, as `bvs-mock serve` answers it (no msw, no express
+ * of bvs-mock's own; docs/decisions/0003-msw-once.md). Requests reach it over plain HTTP, so create the mock
+ * with `requireHttps: false` unless a TLS-terminating server is in front (behind a proxy, express's
+ * `trust proxy` setting makes `X-Forwarded-Proto: https` count as HTTPS).
  *
  * @example
  * const mock = createMock({ requireHttps: false });
  * app.use('/', bvsMockMiddleware(mock.core));
  */
 export function bvsMockMiddleware(core: ApiCore): ConnectMiddleware {
-  // bvs-mock's bundled msw, loaded when used: importing bvs-mock never loads msw, and a stock jest runs it.
-  const { createMiddleware, http } = vendoredMsw();
-  const middleware = createMiddleware(...handlersWith(http, core, { inProcess: false })) as unknown as ConnectMiddleware;
   return (request, response, next) => {
-    // msw's middleware pipes a streamed body but never cancels it when the client hangs up, which would keep
-    // every closed dashboard tab subscribed to the change stream: that one answer comes from bvs-mock's own
-    // node transport, which lets go when the connection closes.
-    if (request.method === 'GET' && (request.url ?? '').split('?')[0] === CHANGE_STREAM_PATH) {
-      // No body limit to speak of: a GET of the stream has none, and one byte of body is answered 413.
-      answerNodeRequest(core, request, response, 0).catch(next);
-      return;
-    }
-    middleware(request, response, next);
+    // express's `req.protocol`: https over TLS, or from X-Forwarded-Proto when the app trusts its proxy.
+    const protocol = (request as { protocol?: unknown }).protocol;
+    const secure = typeof protocol === 'string' ? protocol === 'https' : undefined;
+    answerNodeRequest(core, request, response, { secure, body: parsedBody(request) }).catch(next);
   };
+}
+
+/**
+ * The body a parser mounted before bvs-mock (express.json(), express.text(), express.raw(), express.urlencoded())
+ * already read off the request, as bytes again; undefined when the request still holds its body.
+ */
+function parsedBody(request: IncomingMessage): Buffer | undefined {
+  if (!request.readableEnded) return undefined;
+  const body = (request as { body?: unknown }).body;
+  if (body === undefined || body === null) return undefined;
+  if (Buffer.isBuffer(body)) return body;
+  if (body instanceof Uint8Array) return Buffer.from(body);
+  if (typeof body === 'string') return Buffer.from(body);
+  // An object: JSON or a form, as the request's content type says.
+  if (/^application\/x-www-form-urlencoded\b/i.test(request.headers['content-type'] ?? ''))
+    return Buffer.from(
+      new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([name, value]): [string, string] => [name, String(value)])).toString(),
+    );
+  return Buffer.from(JSON.stringify(body));
 }

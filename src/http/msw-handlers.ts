@@ -4,9 +4,9 @@ import { fromFetchRequest, toFetchResponse } from './fetch-adapter';
 
 /**
  * The msw request handlers of bvs-mock: one handler that hands every request
- * under `baseUrl` to the core. Use them with msw's `setupServer` to intercept
- * `fetch` in-process (no ports), or with `@mswjs/http-middleware` inside an
- * express app; `bvs-mock serve` reaches the same core through node's server.
+ * under `baseUrl` to the core. Use them with your msw's `setupServer` to intercept
+ * `fetch` in-process (no ports); `bvs-mock serve` and the express middleware reach
+ * the same core through node's server.
  *
  * @example
  * const mock = createMock({ clock: 'manual' });
@@ -15,10 +15,23 @@ import { fromFetchRequest, toFetchResponse } from './fetch-adapter';
  * await fetch('https://bvs.test/api/v2/webhook_endpoints', { headers: { authorization: 'Bearer test_key_default' } });
  */
 export function createHandlers(core: ApiCore, baseUrl = '*'): HttpHandler[] {
-  // The project's own msw, loaded when handlers are made (not when bvs-mock is imported): these go to the
-  // caller's msw server, which must get handlers of its own copy of msw.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return handlersWith((require('msw') as typeof import('msw')).http, core, { baseUrl, inProcess: true });
+  return handlersWith(projectMsw().http, core, { baseUrl, inProcess: true });
+}
+
+/**
+ * The project's own msw (bvs-mock's optional peer dependency), loaded when handlers are made, not when bvs-mock is
+ * imported: the handlers go to the project's msw server, which must get handlers of its own copy of msw.
+ */
+function projectMsw(): typeof import('msw') {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require('msw') as typeof import('msw');
+  } catch (error) {
+    throw new Error(
+      "bvs-mock/msw: createHandlers needs msw 2 in your project, for your own msw server (`npm install --save-dev msw`); startBvsMock({ transport: 'in-process' }) from bvs-mock/testing needs none",
+      { cause: error },
+    );
+  }
 }
 
 /**

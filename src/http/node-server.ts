@@ -301,18 +301,22 @@ function answerWith(options: NodeServerOptions, mode: AnswerMode) {
 }
 
 /**
- * Answers one request that reached bvs-mock through someone else's node server, as bvs-mock's own server
- * answers it: the express middleware's way for the change stream, whose end msw's middleware never
- * passes on when the client hangs up (bvsMockMiddleware).
+ * Answers one request that reached bvs-mock through someone else's node server (an express app: bvsMockMiddleware)
+ * as bvs-mock's own server answers it. `secure`: whether it came over HTTPS (default: its socket is TLS); `body`:
+ * the body, when a parser before bvs-mock already read it off the request.
  */
-export function answerNodeRequest(core: ApiCore, request: IncomingMessage, response: ServerResponse, bodyLimit: number): Promise<void> {
-  const secure = (request.socket as { encrypted?: boolean }).encrypted === true;
-  return handle({ core, bodyLimit }, { request, response, secure, closeAfter: false });
+export function answerNodeRequest(
+  core: ApiCore,
+  request: IncomingMessage,
+  response: ServerResponse,
+  { secure = (request.socket as { encrypted?: boolean }).encrypted === true, body }: { secure?: boolean; body?: Buffer } = {},
+): Promise<void> {
+  return handle({ core, bodyLimit: core.bodyLimit }, { request, response, secure, closeAfter: false, body });
 }
 
 async function handle(
   options: Pick<NodeServerOptions, 'core' | 'bodyLimit' | 'logError'>,
-  { request, response, secure, closeAfter, turns }: AnswerMode & { request: IncomingMessage; response: ServerResponse },
+  { request, response, secure, closeAfter, turns, body: given }: AnswerMode & { request: IncomingMessage; response: ServerResponse; body?: Buffer },
 ): Promise<void> {
   let phase: 'reading' | 'answering' | 'writing' = 'reading';
   // The idle timeout is for a silent client, not for the server's own time: an api_latency fault may hold an answer for minutes.
@@ -334,7 +338,7 @@ async function handle(
     turns.set(connection, mine);
   }
   try {
-    const body = await readBody(request, options.bodyLimit);
+    const body = given ?? (await readBody(request, options.bodyLimit));
     if (before !== undefined) {
       await before;
       // The connection went (a client that did not read, let go): its pipelined requests need no answer.

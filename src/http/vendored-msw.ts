@@ -2,15 +2,14 @@
 export interface VendoredMsw {
   http: (typeof import('msw'))['http'];
   setupServer: (typeof import('msw/node'))['setupServer'];
-  createMiddleware: (typeof import('@mswjs/http-middleware'))['createMiddleware'];
 }
 
 let loaded: VendoredMsw | undefined;
 
 /**
- * msw bundled as CommonJS with its ESM-only dependencies, loaded on first use: the in-process transport and the
- * express middleware run in a stock jest project, whose module loader cannot read ESM from node_modules.
- * Importing bvs-mock never loads it.
+ * msw bundled as CommonJS with its ESM-only dependencies, loaded on first use: the in-process transport
+ * (`startBvsMock({ transport: 'in-process' })`) runs in a stock jest project, whose module loader cannot read ESM
+ * from node_modules. Importing bvs-mock never loads it (docs/decisions/0003-msw-once.md).
  */
 export function vendoredMsw(): VendoredMsw {
   if (loaded === undefined) {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../support/built-cli';
 import { packPackage, run, type PackedPackage } from '../support/packed-package';
@@ -98,9 +98,52 @@ export const used = [mock, control, type, SCENARIOS.happyPartners.tin, EntityVal
         files: ['check.ts'],
       }),
     },
-    ['@types/node@20'],
+    // bvs-mock/msw's types are msw's: a project that uses it has msw of its own (an optional peer of bvs-mock).
+    ['@types/node@20', ...(msw ? ['msw@2'] : [])],
   );
   run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], dir);
+});
+
+describe('installed alone (docs/decisions/0003-msw-once.md)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = project('alone', {}, {}, []);
+  });
+
+  test('msw ships once, bundled in vendor/msw.js: no msw, @mswjs/http-middleware or express is installed with bvs-mock', () => {
+    const installed = ['msw', '@mswjs/http-middleware', 'express'].filter((name) => existsSync(join(dir, 'node_modules', name)));
+    expect(installed).toEqual([]);
+    expect(existsSync(join(dir, 'node_modules', 'bvs-mock', 'vendor', 'msw.js'))).toBe(true);
+  });
+
+  test('the bvs-mock command runs the one bundled file, as the image does, and leaves its V8 code cache for the next start', () => {
+    const cache = join(dir, 'node_modules', 'bvs-mock', 'bundle', 'bvs-mock.js.cache');
+    expect(existsSync(cache)).toBe(false);
+    expect(run(join(dir, 'node_modules', '.bin', 'bvs-mock'), ['scenarios'], dir)).toMatch(/^happy-partners\s+76920415-6/m);
+    expect(existsSync(cache)).toBe(true);
+    expect(run(join(dir, 'node_modules', '.bin', 'bvs-mock'), ['scenarios'], dir)).toMatch(/^happy-partners\s+76920415-6/m);
+  });
+
+  test("bvs-mock/msw serves through the project's own msw, and says how to get it when the project has none", () => {
+    const script = `const { createMock } = require('bvs-mock'); const { createHandlers } = require('bvs-mock/msw');
+(async () => {
+  const mock = createMock({ clock: 'manual', publicUrl: 'https://bvs.test' });
+  let handlers;
+  try { handlers = createHandlers(mock.core, 'https://bvs.test'); } catch (error) { console.log(error.message); mock.dispose(); return; }
+  const server = require('msw/node').setupServer(...handlers);
+  server.listen({ onUnhandledRequest: 'error' });
+  const answer = await fetch('https://bvs.test/api/v2/webhook_endpoints', { headers: { authorization: 'Bearer test_key_default' } });
+  console.log(answer.status, Array.isArray((await answer.json()).webhook_endpoints));
+  server.close();
+  mock.dispose();
+})();`;
+    writeFileSync(join(dir, 'own-msw.cjs'), script);
+    expect(run('node', ['own-msw.cjs'], dir).trim()).toBe(
+      "bvs-mock/msw: createHandlers needs msw 2 in your project, for your own msw server (`npm install --save-dev msw`); startBvsMock({ transport: 'in-process' }) from bvs-mock/testing needs none",
+    );
+    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', 'msw@2'], dir);
+    expect(run('node', ['own-msw.cjs'], dir).trim()).toBe('200 true');
+  });
 });
 
 const TEN_LINES = `  const bvs = await startBvsMock();

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 /** The repository's root. */
 export const ROOT = join(__dirname, '..', '..');
 /**
- * The command line as users run it: `bin/bvs-mock.js` over the built `dist/`, which jest's global setup
- * (test/support/build-once.js) builds before the system and package tiers start.
+ * The command line as users run it: `bin/bvs-mock.js`, over the one-file bundle `npm run build` writes (over
+ * `dist/` if compiled since), which jest's global setup (test/support/build-once.js) builds before the system
+ * and package tiers start.
  */
 export const BIN = join(ROOT, 'bin', 'bvs-mock.js');
 

@@ -1,8 +1,8 @@
-import express from 'express';
+import express, { type Express } from 'express';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Server } from 'node:http';
-import { bvsMockMiddleware, createMock } from '../../src';
+import { bvsMockMiddleware, createMock, type Mock } from '../../src';
 import { openEventStream } from '../support/event-stream';
 
 const mock = createMock({ clock: 'manual', requireHttps: false });
@@ -99,5 +99,92 @@ test('through the middleware too, a change-stream reader past maxStreamReaders g
     cappedServer.closeAllConnections();
     await new Promise<void>((resolve) => cappedServer.close(() => resolve()));
     capped.dispose();
+  }
+});
+
+/** An express app with `setUp` and bvs-mock's middleware after it, listening on a free port until `close`. */
+async function mounted(core: Mock['core'], setUp: (app: Express) => void): Promise<{ base: string; close: () => Promise<void> }> {
+  const app = express();
+  setUp(app);
+  app.use(bvsMockMiddleware(core));
+  const listening = await new Promise<Server>((resolve) => {
+    const started = app.listen(0, '127.0.0.1', () => resolve(started));
+  });
+  return {
+    base: `http://127.0.0.1:${(listening.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => listening.close(() => resolve())),
+  };
+}
+
+test("a body that the app's own parser read before bvs-mock (express.json, express.urlencoded) reaches bvs-mock as sent", async () => {
+  const app = await mounted(mock.core, (express_) => express_.use(express.json(), express.urlencoded({ extended: false })));
+  try {
+    const created = await fetch(`${app.base}/api/v2/entity_validations`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer test_key_default', 'content-type': 'application/json' },
+      body: JSON.stringify({ tin: '76354771-K', country: 'CL' }),
+    });
+    expect([created.status, ((await created.json()) as { tin?: string }).tin]).toEqual([201, '76354771-K']);
+    const token = await fetch(`${app.base}/oauth/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'nobody', client_secret: 'wrong' }),
+    });
+    // The form arrived whole: its client is judged (401 invalid_client), not its grant type found missing.
+    expect([token.status, ((await token.json()) as { error?: string }).error]).toEqual([401, 'invalid_client']);
+  } finally {
+    await app.close();
+  }
+});
+
+test("through the middleware, a body over the mock's bodyLimit is answered 413 payload_too_large", async () => {
+  const small = createMock({ clock: 'manual', requireHttps: false, bodyLimit: 1024 });
+  const app = await mounted(small.core, () => undefined);
+  try {
+    const answer = await fetch(`${app.base}/api/v2/entity_validations`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer test_key_default', 'content-type': 'application/json' },
+      body: JSON.stringify({ tin: '76354771-K', country: 'CL', padding: 'x'.repeat(4096) }),
+    });
+    expect([answer.status, ((await answer.json()) as { error?: { code?: string } }).error?.code]).toEqual([413, 'payload_too_large']);
+  } finally {
+    await app.close();
+    small.dispose();
+  }
+});
+
+test("behind a proxy the app trusts, X-Forwarded-Proto: https counts as HTTPS for a mock that requires it (express's req.protocol)", async () => {
+  const secure = createMock({ clock: 'manual' });
+  const app = await mounted(secure.core, (express_) => express_.set('trust proxy', 'loopback'));
+  try {
+    const status = async (headers: Record<string, string>) =>
+      (await fetch(`${app.base}/api/v2/webhook_endpoints`, { headers: { authorization: 'Bearer test_key_default', ...headers } })).status;
+    expect([await status({ 'x-forwarded-proto': 'https' }), await status({})]).toEqual([200, 400]);
+  } finally {
+    await app.close();
+    secure.dispose();
+  }
+});
+
+test('through the middleware, an api_reset fault resets the connection as bvs-mock serve does, and the app goes on serving', async () => {
+  // msw's middleware wrote the reset as status 0, which node throws on outside any handler: the app's process ended.
+  const faulty = createMock({ clock: 'manual', requireHttps: false });
+  const app = await mounted(faulty.core, () => undefined);
+  try {
+    const added = await fetch(`${app.base}/_mock/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'api_reset', count: 1, path: '/api/v2/webhook_endpoints' }),
+    });
+    expect(added.status).toBe(201);
+    const list = () => fetch(`${app.base}/api/v2/webhook_endpoints`, { headers: { authorization: 'Bearer test_key_default' } });
+    const reset = await list().then(
+      (answer) => `answered ${answer.status}`,
+      (error: Error & { cause?: { code?: string } }) => error.cause?.code,
+    );
+    expect(reset).toBe('UND_ERR_SOCKET');
+    expect((await list()).status).toBe(200);
+  } finally {
+    await app.close();
+    faulty.dispose();
   }
 });
