@@ -197,13 +197,14 @@ function withLimit(promise, ms, what) {
 }
 
 async function phase(receiver, url, failShare) {
-  const { createMock } = require('../dist/http');
+  const { createMock, mockParts } = require('../dist/http');
   await receiver.configure(failShare, FAILURE_SEED);
   global.gc?.();
   const mock = createMock({ clock: 'instant', webhookUrl: url });
   const emitted = [];
-  mock.engine.subscribe((event) => emitted.push(event));
-  const organizationId = mock.services.registry.defaultId;
+  const { engine, registry, deliveries } = mockParts(mock).services;
+  mock.onEvent((event) => emitted.push(event));
+  const organizationId = registry.defaultId;
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -211,7 +212,7 @@ async function phase(receiver, url, failShare) {
   const started = process.hrtime.bigint();
   try {
     for (let index = 0; index < VALIDATIONS; index += 1) {
-      const created = mock.engine.createValidation({ organizationId, request: { tin: TIN, country: 'CL' } });
+      const created = engine.createValidation({ organizationId, request: { tin: TIN, country: 'CL' } });
       if (!created.ok) throw new Error(`create: ${created.message}`);
     }
     await withLimit(mock.drain(), PHASE_LIMIT_MS, 'drain');
@@ -221,9 +222,9 @@ async function phase(receiver, url, failShare) {
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 
-  const counts = mock.services.deliveries.counts();
+  const counts = deliveries.counts();
   let attempts = 0;
-  for (const record of mock.services.deliveries.list()) attempts += record.attempts.length;
+  for (const record of deliveries.list()) attempts += record.attempts.length;
   const report = await receiver.report();
   mock.dispose();
 

@@ -12,7 +12,7 @@
  * Runs against the built package (dist/), as users do. Reports and exits 0 even when the
  * target is missed; exits 1 only when a creation fails.
  */
-const { createMock } = require('../dist/http');
+const { createMock, mockParts } = require('../dist/http');
 
 const COUNT = Number(process.env.BENCH_RETENTION_COUNT || 1_000_000);
 const TARGET_MB = 500;
@@ -42,7 +42,7 @@ async function run(label, options, count, stopAtMb = Infinity) {
       if (answer.status !== 201) throw new Error(`${label}: creation ${created + 1} answered ${answer.status}: ${String(answer.body).slice(0, 300)}`);
       if (created % 1_000 === 999) {
         // Let the instant clock play what was created, as a server between requests would.
-        await mock.clock.idle();
+        await mockParts(mock).services.clock.idle();
         const rss = process.memoryUsage().rss;
         peak = Math.max(peak, rss);
         if (created % 100_000 === 99_999) process.stdout.write(`  ${label}: ${(created + 1).toLocaleString('en-US')} created, RSS ${mb(rss)} MB\n`);

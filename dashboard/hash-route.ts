@@ -6,13 +6,13 @@ export interface HashRoute {
   params: Record<string, string>;
 }
 
-export function readHash(): HashRoute {
+function readHash(): HashRoute {
   const [path = '', query = ''] = location.hash.replace(/^#\/?/, '').split('?');
   return { view: path || 'validations', params: Object.fromEntries(new URLSearchParams(query)) };
 }
 
 /** The hash of a view with parameters, leaving out empty ones. */
-export function hashOf(view: string, params: Record<string, string | undefined> = {}): string {
+function hashOf(view: string, params: Record<string, string | undefined> = {}): string {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== '') query.set(name, value);
   const text = query.toString();

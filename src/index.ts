@@ -2,8 +2,9 @@
  * bvs-mock: a high-fidelity mock of the Business Validation Service and a
  * contract test harness for its clients.
  *
- * Tests use `bvs-mock/testing` (startBvsMock, the control client, the assertions); msw users who run
- * their own msw server take bvs-mock's handlers from `bvs-mock/msw`.
+ * Tests use `bvs-mock/testing` (startBvsMock, the control client, the webhook receiver, the assertions);
+ * msw users who run their own msw server take bvs-mock's handlers from `bvs-mock/msw`; the zod schemas
+ * are `bvs-mock/schemas`. Each name is exported from one entry point only.
  *
  * @example A real server on a free port, embedded:
  * import { startServer } from 'bvs-mock';
@@ -18,5 +19,3 @@ export { buildOpenApiDocument, documentToJson, documentToYaml } from './openapi'
 export { loadConfig, ConfigError } from './config';
 export { ScenarioLibrary, generateScenario } from './engine/scenarios';
 export type { EngineEvent, EventSink } from './engine';
-export * as schemas from './schemas';
-export { startWebhookReceiver, type WebhookReceiver, type ReceivedWebhook } from './testing/webhook-receiver';

@@ -8,7 +8,7 @@ import { go } from '../hash-route';
 import { useLoad } from '../use-load';
 
 /** Rows on a page: a screenful; 20,000 records are paged, never drawn at once. */
-export const EVENTS_PAGE_SIZE = 50;
+const EVENTS_PAGE_SIZE = 50;
 
 type EventQuery = ControlQuery<'control.events.list'>;
 

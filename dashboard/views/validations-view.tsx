@@ -5,7 +5,7 @@ import { useLoad } from '../use-load';
 import { ValidationTreeView } from './validation-tree';
 
 /** Validations listed on a page; 1,000 are paged, never drawn at once. */
-export const VALIDATIONS_PAGE_SIZE = 100;
+const VALIDATIONS_PAGE_SIZE = 100;
 
 /**
  * The validations created through the API, newest first, and the one chosen drawn as its tree beside

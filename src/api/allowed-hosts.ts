@@ -32,7 +32,7 @@ export function hostnameOf(header: string): string | null {
  * and names under `.internal` (reserved by ICANN in 2024 for private networks, never delegated:
  * `host.docker.internal`, `host.containers.internal`, a cloud's own names).
  */
-export function allowedByDefault(hostname: string): boolean {
+function allowedByDefault(hostname: string): boolean {
   if (isIP(hostname) !== 0) return true;
   if (hostname === 'localhost' || hostname.endsWith('.localhost')) return true;
   if (!hostname.includes('.')) return true;

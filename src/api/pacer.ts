@@ -3,7 +3,7 @@
  * work a third of the event loop when a crowd of it waits, and the rest two thirds, which kept health checks
  * under half a second while 450 fresh connections asked for a megabyte page each (bench/hostile/06).
  */
-export const REST_PER_WORK = 2;
+const REST_PER_WORK = 2;
 
 /**
  * Lets heavy requests (a control list page: up to a megabyte of JSON made in one go, page-query.ts) run one

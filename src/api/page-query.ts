@@ -2,9 +2,9 @@ import { problems } from './api-problem';
 import { JSON_CONTENT_TYPE, type CoreRequest, type CoreResponse } from './core-types';
 
 /** Items on one page of a control API list when `limit` is not given. */
-export const DEFAULT_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 100;
 /** The largest `limit` a list takes. */
-export const MAX_PAGE_SIZE = 1_000;
+const MAX_PAGE_SIZE = 1_000;
 
 /**
  * Bytes of JSON the items of one control list page take at most, unless told otherwise (`--max-page-bytes`).

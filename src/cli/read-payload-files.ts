@@ -2,7 +2,7 @@ import { readRegularFile } from '../files/read-regular-file';
 import { parse as parseYaml } from 'yaml';
 
 /** Largest payload file `validate` reads: recorded NDJSON logs can be long, but a FIFO or a disk image is a mistake. */
-export const MAX_PAYLOAD_FILE_BYTES = 64 * 1024 * 1024;
+const MAX_PAYLOAD_FILE_BYTES = 64 * 1024 * 1024;
 
 /** One payload read from a file: a JSON value, or why it could not be read. */
 export type PayloadFile = { file: string; ok: true; body: unknown } | { file: string; ok: false; reason: string };

@@ -1,3 +1,4 @@
+import { mockParts } from '../mock/create-mock';
 import { writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -313,7 +314,7 @@ const BOOLEAN_VARIABLES = {
 } as const;
 
 /** A boolean environment variable: true/1/yes or false/0/no (any case); anything else is an error naming it. */
-export function booleanVariable(name: string, value: string | undefined): boolean | undefined {
+function booleanVariable(name: string, value: string | undefined): boolean | undefined {
   if (value === undefined) return undefined;
   const text = value.trim().toLowerCase();
   if (['true', '1', 'yes', 'on'].includes(text)) return true;
@@ -394,7 +395,7 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
     if (stopping) return;
     stopping = true;
     // Deliveries still pending (queued, in flight or waiting for a retry) end with the process: say so, never silently.
-    const pending = server.services.deliveries.counts().pending;
+    const pending = mockParts(server).services.deliveries.counts().pending;
     const reported = flags.report === undefined ? true : writeReport(server, flags.report);
     void server.close().then(() => {
       const dropped =
@@ -458,7 +459,7 @@ function readPem(file: string, flag: string): string {
 function writeReport(server: StartedServer, file: string): boolean {
   const format = formatOfFile(file);
   try {
-    writeFileSync(file, renderReport(contractReportOf(server.services), format, server.services.clock.nowDate()));
+    writeFileSync(file, renderReport(contractReportOf(mockParts(server).services), format, mockParts(server).services.clock.nowDate()));
     process.stdout.write(`bvs-mock: contract report (${format}) written to ${file}\n`);
     return true;
   } catch (error) {

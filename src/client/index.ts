@@ -3,7 +3,6 @@
  * table, a fetch-based typed client, its error, and the reader of server-sent events. Nothing here imports
  * node or the server: the dashboard bundles it, `bvs-mock/testing` builds on it.
  */
-export { ControlApiError } from './control-api-error';
 export type {
   ControlAnswer,
   ControlBody,

@@ -11,7 +11,7 @@ import { systemTime } from '../wall';
 export type ClockMode = 'manual' | 'instant' | 'realtime';
 
 /** Every {@link ClockMode}, in the order the CLI and the control API list them. */
-export const CLOCK_MODES: readonly ClockMode[] = ['manual', 'instant', 'realtime'];
+const CLOCK_MODES: readonly ClockMode[] = ['manual', 'instant', 'realtime'];
 
 /**
  * Whether `value` names a {@link ClockMode}; for the edges (CLI flags, control API bodies) that
@@ -37,7 +37,7 @@ export type ClockErrorHandler = (error: unknown, context: ClockErrorContext) => 
  * other timer, and nothing up the stack could handle the error anyway (the timer fired from the clock,
  * not from a caller).
  */
-export const logClockError: ClockErrorHandler = (error, context) => {
+const logClockError: ClockErrorHandler = (error, context) => {
   const what = context.source === 'timer' ? 'a timer callback' : 'an instant-mode run';
   console.error(
     `bvs-mock: clock: ${what} failed at ${new Date(context.at).toISOString()}; the clock carries on. ` +
@@ -124,7 +124,7 @@ function describeStart(start: StartTime): string {
 }
 
 /** Default `maxSteps`: far above any real scenario, low enough to stop a runaway loop in seconds. */
-export const DEFAULT_MAX_STEPS = 1_000_000;
+const DEFAULT_MAX_STEPS = 1_000_000;
 
 /** Options of `createClock`. Every field is optional. */
 export interface ClockOptions {

@@ -6,7 +6,7 @@
 export { SimulatedClock, createClock } from './simulated-clock';
 export { TimerQueue } from './timer-queue';
 export type { QueuedTimer, TimerCallback, TimerHandle } from './timer-queue';
-export { CLOCK_MODES, DEFAULT_CLOCK_START, DEFAULT_MAX_STEPS, START_TIME_FORMS, isClockMode, logClockError, resolveStartTime } from './clock-options';
+export { DEFAULT_CLOCK_START, START_TIME_FORMS, isClockMode, resolveStartTime } from './clock-options';
 export type { ClockErrorContext, ClockErrorHandler, ClockMode, ClockOptions, StartTime, StartTimeOptions } from './clock-options';
 export { StepLimitError, type Barrier, type StepLimitErrorOptions } from './clock-loop';
 export { DEFAULT_MAX_RUN_WAIT_MS, MAX_RUN_WAIT_MS, runUntilSettled, type RunOutcome, type RunUntilSettledOptions } from './run-until-settled';

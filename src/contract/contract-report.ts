@@ -24,7 +24,7 @@ export type { ContractReport };
 export const QUICK_ANSWER_MS = 1_000;
 
 /** Requests with violations the report lists in full: the most recent ones (the count covers them all). */
-export const REPORTED_VIOLATING_REQUESTS = 100;
+const REPORTED_VIOLATING_REQUESTS = 100;
 
 /**
  * Which API operations the client called and which it never did, which event types were emitted and how

@@ -39,7 +39,7 @@ export interface Case {
 }
 
 /** The report as JUnit cases, by suite: what a CI system shows as tests (docs/fidelity.md row 83). */
-export function reportCases(report: ContractReport): Array<{ suite: string; cases: Case[] }> {
+function reportCases(report: ContractReport): Array<{ suite: string; cases: Case[] }> {
   const deliveryCounts = (type: string) =>
     Object.entries(report.events.deliveries[type] ?? {})
       .filter(([, count]) => count > 0)

@@ -16,7 +16,7 @@ export { DELIVERY_ORIGIN_HEADER } from './delivery-dispatcher';
 export type { DeliveryFilter } from './delivery-log';
 
 /** Real milliseconds a receiver has to answer before the attempt counts as `timeout` (docs/fidelity.md). */
-export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
+const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
 
 /** Delivery records kept at most; the oldest ended ones are forgotten first (docs/fidelity.md, "Retention"). */
 export const DEFAULT_MAX_DELIVERY_RECORDS = 20_000;

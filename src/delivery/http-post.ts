@@ -48,7 +48,7 @@ export interface PostOptions {
 }
 
 /** How much of an answer is kept in an attempt record. */
-export const BODY_EXCERPT = 1000;
+const BODY_EXCERPT = 1000;
 
 /** Bytes of an answer kept to make its excerpt: enough for `BODY_EXCERPT` characters of UTF-8 (at most 4 bytes each). */
 const EXCERPT_BYTES = BODY_EXCERPT * 4;

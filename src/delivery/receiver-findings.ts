@@ -7,7 +7,7 @@ import type { DeliveryRecord } from './delivery-record';
  * (a disabled or deleted endpoint, a receiver whose backlog was full or that was suspended;
  * docs/fidelity.md rows 15, 99, 100), which say nothing of how the receiver answers.
  */
-export function reachedReceiver(attempt: DeliveryAttempt): boolean {
+function reachedReceiver(attempt: DeliveryAttempt): boolean {
   const error = attempt.error;
   if (error === null) return true;
   return !(error === 'endpoint_disabled' || error === 'endpoint_deleted' || error.startsWith('receiver_backlog') || error.startsWith('receiver_suspended'));

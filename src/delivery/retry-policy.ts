@@ -5,8 +5,8 @@
  * attempt that is 21 attempts over about 13 simulated hours.
  */
 export const MAX_RETRIES = 20;
-export const FIRST_RETRY_DELAY_MS = 15_000;
-export const MAX_RETRY_DELAY_MS = 3_600_000;
+const FIRST_RETRY_DELAY_MS = 15_000;
+const MAX_RETRY_DELAY_MS = 3_600_000;
 
 /** The wait before retry number `retry` (1 to 20), in simulated milliseconds. */
 export function retryDelayMs(retry: number): number {

@@ -3,7 +3,7 @@ export { Engine, DEFAULT_MAX_VALIDATIONS, type EngineOptions, type CreateValidat
 export type { EngineEvent, EventSink } from './engine-event';
 export type { ActionResult, ActionErrorCode } from './action-result';
 export type { PlaySettings } from './engine-context';
-export { FILE_PATHS, recipientPath } from './engine-context';
+export { recipientPath } from './engine-context';
 export { IdSource } from './id-source';
 export type { FileKind, FileSource } from './file-lookup';
 export { createRandom, type Random } from './random';

@@ -29,7 +29,7 @@ export function renderRun(run: RunRecord): DataSourceRun {
 }
 
 /** Path of a run's records, as `records_url` gives it. */
-export function recordsPath(runId: string): string {
+function recordsPath(runId: string): string {
   return `/api/v2/data_source_runs/${runId}/records`;
 }
 

@@ -14,7 +14,7 @@ export interface TreeFacts {
 }
 
 /** The validations of a tree, the main entity first, then its partners (and theirs) in discovery order. */
-export function treeValidations(state: OrganizationState, root: ValidationRecord): ValidationRecord[] {
+function treeValidations(state: OrganizationState, root: ValidationRecord): ValidationRecord[] {
   const seen = new Set<string>([root.id]);
   const found: ValidationRecord[] = [root];
   for (let index = 0; index < found.length; index += 1) {

@@ -6,7 +6,7 @@ import type { ValidationRecord } from './records';
 const { must } = OrganizationState;
 
 /** A related entity with its full identity (spec §4, GET entity validation). */
-export function renderRelatedEntity(validation: ValidationRecord): RelatedEntity {
+function renderRelatedEntity(validation: ValidationRecord): RelatedEntity {
   return {
     id: validation.id,
     tin: validation.tin,

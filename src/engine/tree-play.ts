@@ -332,7 +332,7 @@ export class TreePlay {
 }
 
 /** The run whose success discovers the partners: as scripted, else the `registry` source, else the first run (docs/fidelity.md row 24). */
-export function discoveryRun(script: EntityScript): string {
+function discoveryRun(script: EntityScript): string {
   if (script.partners_discovered_by !== undefined) return script.partners_discovered_by;
   return script.runs.find((run) => run.type.endsWith('/registry'))?.type ?? script.runs[0]!.type;
 }
@@ -346,7 +346,7 @@ const BANKRUPTCY_BULLETIN = 'bankruptcy_bulletin';
  * an alert never reports `count: 0`; on a bankruptcy bulletin run each record is a search result with
  * its own `bbs_` id first.
  */
-export function runRecords(run: RunRecord, raised: readonly AlertRecord[], bbsId: () => string): Array<Record<string, unknown>> {
+function runRecords(run: RunRecord, raised: readonly AlertRecord[], bbsId: () => string): Array<Record<string, unknown>> {
   const scripted: Array<Record<string, unknown>> = structuredClone(run.script.records);
   const records: Array<Record<string, unknown>> =
     scripted.length > 0 ? scripted : raised.map((alert) => ({ finding: alert.name, severity: alert.severity, raised_alert_id: alert.id }));

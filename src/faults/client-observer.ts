@@ -25,12 +25,12 @@ export interface ObservedRequest {
 /** Requests per second a client may send while faults are on (spec §8: rate limits not shown; docs/fidelity.md row 90). */
 export const MAX_REQUESTS_PER_SECOND = 10;
 /** A retry sooner than this after a failure is a retry at once, not a backoff. */
-export const MIN_RETRY_GAP_MS = 100;
+const MIN_RETRY_GAP_MS = 100;
 /** Findings kept: the newest (a long run cannot fill memory). */
-export const MAX_FINDINGS = 200;
+const MAX_FINDINGS = 200;
 
 /** The rules the findings name. */
-export const CLIENT_RULES = {
+const CLIENT_RULES = {
   retryAfter: 'RFC 9110 §10.2.3 and RFC 6585 §4 (429 Too Many Requests with Retry-After): wait at least Retry-After before the next request',
   backoff:
     "bvs-mock's rule for 5xx and reset connections (docs/fidelity.md row 90), after the spec's own exponential backoff (§8): retry with growing gaps, or give up",

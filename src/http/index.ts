@@ -1,8 +1,8 @@
 /** The API server: the transport-free core and the node and express ways to reach it (the msw handlers are bvs-mock/msw's: only that entry point reaches msw's types). */
-export { createMock, type Mock, type MockOptions } from '../mock/create-mock';
+export { createMock, mockParts, type Mock, type MockOptions } from '../mock/create-mock';
 export type { TokenClock } from '../world/access-tokens';
 export { startServer, type ServerOptions, type StartedServer } from './start-server';
-export { DEFAULT_CONNECTION_TIMEOUTS, DEFAULT_MAX_CONNECTIONS, type ConnectionTimeouts } from './node-server';
+export { DEFAULT_MAX_CONNECTIONS, type ConnectionTimeouts } from './node-server';
 export { bvsMockMiddleware, type ConnectMiddleware } from './express-middleware';
 export { createApiCore, allRoutes, type ApiCore } from '../api/api-core';
 export type { CoreRequest, CoreResponse } from '../api/core-types';

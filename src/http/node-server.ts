@@ -34,7 +34,7 @@ export interface ConnectionTimeouts {
  * kept-alive requests: generous for any real client on a network, short enough that 1,000 idle or
  * slowloris connections are gone within about a minute (docs/fidelity.md).
  */
-export const DEFAULT_CONNECTION_TIMEOUTS: Readonly<ConnectionTimeouts> = {
+const DEFAULT_CONNECTION_TIMEOUTS: Readonly<ConnectionTimeouts> = {
   idleMs: 10_000,
   handshakeMs: 10_000,
   headersMs: 20_000,

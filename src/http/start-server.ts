@@ -1,3 +1,4 @@
+import { mockParts } from '../mock/create-mock';
 import { createMock, type Mock, type MockOptions } from '../mock/create-mock';
 import { DEFAULT_MAX_CONNECTIONS, startNodeServer, type ConnectionTimeouts, type RunningServer } from './node-server';
 import { selfSignedCertificate, type TlsMaterial } from './self-signed-certificate';
@@ -52,7 +53,7 @@ export async function startServer(options: ServerOptions = {}): Promise<StartedS
   // The names it was told it is reached by are answered for, beside those of allowedHosts (docs/fidelity.md row 104).
   const allowedHosts = options.allowedHosts === 'all' ? 'all' : [...(options.allowedHosts ?? []), host, ...(options.tlsHostnames ?? [])];
   const mock = createMock({ ...options, allowedHosts, requireHttps: options.requireHttps ?? !options.http });
-  mock.services.certificate = tls?.cert ?? null;
+  mockParts(mock).services.certificate = tls?.cert ?? null;
   let server: RunningServer;
   try {
     server = await startNodeServer({
@@ -60,15 +61,15 @@ export async function startServer(options: ServerOptions = {}): Promise<StartedS
       host,
       port: options.port ?? 4010,
       tls,
-      bodyLimit: mock.services.bodyLimit,
+      bodyLimit: mockParts(mock).services.bodyLimit,
       timeouts: options.timeouts,
-      logError: mock.services.logError,
+      logError: mockParts(mock).services.logError,
     });
   } catch (error) {
     mock.dispose();
     throw error;
   }
-  mock.services.signer.setBaseUrl(options.publicUrl ?? server.url);
+  mockParts(mock).services.signer.setBaseUrl(options.publicUrl ?? server.url);
   return {
     ...mock,
     url: server.url,

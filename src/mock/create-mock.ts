@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_MAX_RUN_WAIT_MS, MAX_RUN_WAIT_MS, type ClockMode, type RunOutcome, type SimulatedClock, type StartTime } from '../clock';
+import { DEFAULT_MAX_RUN_WAIT_MS, MAX_RUN_WAIT_MS, type ClockMode, type RunOutcome, type StartTime } from '../clock';
 import type { BvsMockConfig, JournalEntry } from '../schemas';
 import type { DeliveriesOptions } from '../delivery/deliveries';
-import type { Engine } from '../engine';
+import type { EventSink } from '../engine';
+import type { ContractReport } from '../schemas';
+import { contractReportOf } from '../api/routes/report-route';
 import type { AllowedHostsOption } from '../api/allowed-hosts';
 import { BrowserGuard } from '../api/browser-guard';
 import { createApiCore, type ApiCore } from '../api/api-core';
@@ -121,17 +123,14 @@ export interface MockOptions {
   logError?: (requestId: string, error: unknown) => void;
 }
 
-/** A mock with its parts, before any transport. */
+/**
+ * bvs-mock before any transport: the API core over one simulated world, and the few levers embedding code
+ * needs. Its parts (the world, the server's settings) are bvs-mock's own; `mockParts` reaches them inside
+ * bvs-mock and its tests, and they are not part of the package's surface.
+ */
 export interface Mock {
+  /** The transport-free API: one request in, one response out (what the node server, msw and express call). */
   core: ApiCore;
-  /** Everything the simulated world owns: organizations, engine, clock, endpoints, deliveries, faults, journal, report sources. */
-  world: World;
-  /** What the API's routes use: the world and the server's settings (internal; not part of the package's surface). */
-  services: ApiServices;
-  /** The world's engine (`world.engine`). */
-  engine: Engine;
-  /** The world's clock (`world.clock`). */
-  clock: SimulatedClock;
   /**
    * Plays everything: runs the clock (manual mode) or waits for it (instant,
    * realtime) and waits for every delivery attempt, retries included, until
@@ -139,8 +138,35 @@ export interface Mock {
    * have passed (no bound unless given); `settled` says which came first.
    */
   drain(options?: DrainOptions): Promise<RunOutcome>;
+  /** Moves simulated time `ms` forward as `POST /_mock/clock/advance` does; answers how many timers fired. */
+  advance(ms: number): Promise<number>;
+  /** Returns the world to its start, as `POST /_mock/reset` does. */
+  reset(): void;
+  /** Simulated time now. */
+  now(): Date;
+  /** Calls `sink` with every event the world emits from now on (type, resource, validation, instant, body); returns the function that stops it. */
+  onEvent(sink: EventSink): () => void;
+  /** The contract report so far, as `GET /_mock/report` answers it. */
+  report(): ContractReport;
   /** Ends the world: cancels pending deliveries and stops the clock's real timers. */
   dispose(): void;
+}
+
+/** What bvs-mock's own code reaches behind a {@link Mock}: what the routes use (the world and the server's settings). */
+export interface MockParts {
+  /** One world and the server's settings, as the API's routes see them. */
+  services: ApiServices;
+  world: World;
+}
+
+/** Where a mock keeps its parts: a symbol, so they stay off the mock's type and out of `JSON.stringify`. */
+const PARTS = Symbol('bvs-mock parts');
+
+/** The parts of a mock made by {@link createMock} (or `startServer`), for bvs-mock's own code and tests. */
+export function mockParts(mock: Mock): MockParts {
+  const parts = (mock as Mock & { [PARTS]?: MockParts })[PARTS];
+  if (parts === undefined) throw new Error('bvs-mock: mockParts takes a mock made by createMock or startServer');
+  return parts;
 }
 
 /**
@@ -196,7 +222,18 @@ export function createMock(options: MockOptions = {}): Mock {
     documents: documentTexts(),
     logError,
   };
-  return { core: createApiCore(services), world, services, engine: world.engine, clock: world.clock, drain: world.drain, dispose: world.dispose };
+  const mock: Mock = {
+    core: createApiCore(services),
+    drain: world.drain,
+    advance: world.advance,
+    reset: world.reset,
+    now: () => world.clock.nowDate(),
+    onEvent: (sink) => world.engine.subscribe(sink),
+    report: () => contractReportOf(services),
+    dispose: world.dispose,
+  };
+  Object.defineProperty(mock, PARTS, { value: { services, world } satisfies MockParts, enumerable: true });
+  return mock;
 }
 
 /** The bound of `POST /_mock/clock/run` (docs/fidelity.md row 98): a whole number of real milliseconds above 0. */

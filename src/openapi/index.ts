@@ -2,5 +2,5 @@
 export { buildOpenApiDocument, type OpenApiDocument } from './build-document';
 export { buildControlDocument } from './build-control-document';
 export { documentToJson, documentToYaml } from './serialize-document';
-export { documentTexts } from './document-texts';
-export { writeDocument, DOCUMENT_DIR } from './write-document';
+;
+;

@@ -2,18 +2,18 @@ import { SCOPES, type Scope } from '../schemas';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 
 /** Name of the API token scheme in the document. */
-export const API_TOKEN_SCHEME = 'ApiToken';
+const API_TOKEN_SCHEME = 'ApiToken';
 /** Name of the OAuth 2.0 client credentials scheme in the document. */
-export const OAUTH_SCHEME = 'OAuth2';
+const OAUTH_SCHEME = 'OAuth2';
 
 /** Name of the control token scheme in the control API's document. */
-export const CONTROL_TOKEN_SCHEME = 'ControlToken';
+const CONTROL_TOKEN_SCHEME = 'ControlToken';
 
 /** Security of a control API operation: none, unless bvs-mock was started with `--control-token`. */
 export const CONTROL_SECURITY: Array<Record<string, string[]>> = [{}, { [CONTROL_TOKEN_SCHEME]: [] }];
 
 /** Name of the scheme describing the Authorization header bvs-mock sends on deliveries. */
-export const WEBHOOK_SCHEME = 'WebhookBearer';
+const WEBHOOK_SCHEME = 'WebhookBearer';
 
 /**
  * Security of a delivery (spec §5.5, §5.6): either no Authorization header

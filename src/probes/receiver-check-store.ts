@@ -1,7 +1,7 @@
 import type { EndpointReceiverCheck } from '../schemas';
 
 /** Receiver checks kept, the newest: enough for a test run's report, bounded for a mock left running. */
-export const MAX_RECEIVER_CHECKS = 50;
+const MAX_RECEIVER_CHECKS = 50;
 
 /**
  * The receiver checks run through the control API since the last reset (`GET /_mock/receiver-checks`, the

@@ -15,7 +15,7 @@ export function renderReceiverCheck(report: ReceiverCheckReport, format: Receive
 }
 
 /** Each check as a JUnit case: a failure carries the rule, the reason and the requests with their answers. */
-export function receiverCheckCases(report: ReceiverCheckReport): Case[] {
+function receiverCheckCases(report: ReceiverCheckReport): Case[] {
   return report.results.map((result) => {
     const name = `${result.check}: ${result.expectation}${result.outcome === 'skipped' ? ` (skipped: ${result.reason})` : ''}`;
     if (result.outcome !== 'fail') return { name };

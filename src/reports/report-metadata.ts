@@ -11,7 +11,7 @@ export interface ReportMetadata {
 }
 
 /** Producer and creator of every report, so a file names the mock, not the real service. */
-export const REPORT_PRODUCER = 'bvs-mock';
+const REPORT_PRODUCER = 'bvs-mock';
 
 /**
  * Writes the information dictionary of a report. The document must come from

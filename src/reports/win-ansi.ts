@@ -12,7 +12,7 @@ const WIN_ANSI_EXTRAS = [
 const EXTRAS = new Set(WIN_ANSI_EXTRAS);
 
 /** The character drawn in place of one WinAnsi cannot encode. */
-export const WIN_ANSI_REPLACEMENT = '?';
+const WIN_ANSI_REPLACEMENT = '?';
 
 /** Whether a standard PDF font can encode the code point. */
 export function isWinAnsi(codePoint: number): boolean {

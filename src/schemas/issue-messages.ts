@@ -102,7 +102,7 @@ function kindOf(expected: string): string {
 }
 
 /** What a received value is, with the value itself when it is short: `a string ("yes")`, `null`, `an array`. */
-export function describe(input: unknown): string {
+function describe(input: unknown): string {
   if (input === null) return 'null';
   if (input === undefined) return 'nothing';
   if (Array.isArray(input)) return 'an array';

@@ -65,7 +65,7 @@ export async function startBvsMock(options: StartBvsMockOptions = {}): Promise<R
     server.listen({ onUnhandledRequest: 'bypass' });
     const url = baseUrl.replace(/\/+$/, '');
     return {
-      ...credentials(mock),
+      ...credentials(http.mockParts(mock).services.registry),
       url,
       certificate: null,
       fetch: (input, init) => fetch(input, init as RequestInit),
@@ -78,7 +78,7 @@ export async function startBvsMock(options: StartBvsMockOptions = {}): Promise<R
   }
   const server = await http.startServer({ ...rest, port: rest.port ?? 0 });
   return {
-    ...credentials(server),
+    ...credentials(http.mockParts(server).services.registry),
     url: server.url,
     certificate: server.certificate,
     fetch: trustingFetch(server.certificate),
@@ -87,8 +87,8 @@ export async function startBvsMock(options: StartBvsMockOptions = {}): Promise<R
   };
 }
 
-function credentials(mock: import('../http').Mock): Pick<RunningBvsMock, 'apiKey' | 'oauthClient' | 'legacyToken'> {
-  const organization = mock.services.registry.get(mock.services.registry.defaultId)!;
+function credentials(registry: import('../config').OrganizationRegistry): Pick<RunningBvsMock, 'apiKey' | 'oauthClient' | 'legacyToken'> {
+  const organization = registry.get(registry.defaultId)!;
   const client = organization.oauth_clients[0];
   return {
     apiKey: organization.api_keys[0] ?? '',

@@ -11,10 +11,10 @@ export interface AccessToken {
 }
 
 /** Access tokens kept at most: a client that fetches a token per request must not fill memory; the oldest go first. */
-export const MAX_ACCESS_TOKENS = 10_000;
+const MAX_ACCESS_TOKENS = 10_000;
 
 /** Access tokens live 7200 seconds (spec §5.4, §8). */
-export const ACCESS_TOKEN_LIFETIME_S = 7200;
+const ACCESS_TOKEN_LIFETIME_S = 7200;
 
 /**
  * Which clock access tokens live on (`--token-clock`, docs/fidelity.md row 86): `simulated` (the

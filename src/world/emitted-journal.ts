@@ -5,7 +5,7 @@ import type { EmittedEvent } from '../schemas';
 export type { EmittedEvent };
 
 /** Events kept by default: enough for a test's trees, bounded for a mock left running (docs/fidelity.md row 85). */
-export const DEFAULT_MAX_EMITTED = 10_000;
+const DEFAULT_MAX_EMITTED = 10_000;
 
 /**
  * The events the engine emitted since the last reset, newest kept, whether or not any endpoint

@@ -1,3 +1,4 @@
+import { mockParts } from '../../src/mock/create-mock';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createMock } from '../../src/http';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
@@ -77,10 +78,13 @@ test('a throwing onDeliveryAttempt hook is reported and every delivery still end
     logError: (requestId, error) => errors.push(`${requestId}: ${(error as Error).message}`),
   });
   try {
-    const created = mock.engine.createValidation({ organizationId: mock.services.registry.defaultId, request: { tin: HAPPY, country: 'CL' } });
+    const created = mockParts(mock).services.engine.createValidation({
+      organizationId: mockParts(mock).services.registry.defaultId,
+      request: { tin: HAPPY, country: 'CL' },
+    });
     expect(created.ok).toBe(true);
     await mock.drain();
-    const records = mock.services.deliveries.list();
+    const records = mockParts(mock).services.deliveries.list();
     expect(records).toHaveLength(HAPPY_EVENTS);
     expect(records.every((record) => record.status === 'succeeded')).toBe(true);
     expect(errors).toHaveLength(HAPPY_EVENTS);

@@ -1,3 +1,4 @@
+import { mockParts } from '../../src/mock/create-mock';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
 import { HAPPY_NO_PARTNERS } from '../support/built-in-tins';
 import { defaultOrganizationWith, startDeliveryHarness, type DeliveryHarness } from '../support/delivery-harness';
@@ -29,7 +30,7 @@ test('a delivery a redelivery carried while its first attempt waited in its queu
     clock: 'manual',
     config: defaultOrganizationWith([{ url: receiver.url, subscribed_events: ['data_source_run_batch.data_source_run.ready', 'data_source_run_batch.ready'] }]),
   });
-  const { services } = harness.mock;
+  const { services } = mockParts(harness.mock);
   const organizationId = services.registry.defaultId;
   harness.create(HAPPY_NO_PARTNERS);
   const advancing = services.advance(55_000);

@@ -1,3 +1,4 @@
+import { mockParts } from '../../src/mock/create-mock';
 import { createMock, type Mock } from '../../src/http';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
 import { EVENT_SCHEMAS, parseWith, type EventType } from '../../src/schemas';
@@ -12,7 +13,7 @@ afterEach(async () => {
 });
 
 function create(tin: string, extra: Record<string, unknown> = {}): string {
-  const result = mock.engine.createValidation({ organizationId: 'default', request: { tin, country: 'CL', ...extra } });
+  const result = mockParts(mock).services.engine.createValidation({ organizationId: 'default', request: { tin, country: 'CL', ...extra } });
   if (!result.ok) throw new Error(result.message);
   return result.value.id;
 }
@@ -21,7 +22,7 @@ test('every event of happy-partners reaches the endpoint once, in the engine ord
   receiver = await startWebhookReceiver();
   mock = createMock({ clock: 'manual', webhookUrl: receiver.url });
   const emitted: EngineEvent[] = [];
-  mock.engine.subscribe((event) => emitted.push(event));
+  mockParts(mock).services.engine.subscribe((event) => emitted.push(event));
   create('76920415-6');
   await mock.drain();
   expect(receiver.received.map((hook) => (hook.body as { type: string }).type)).toEqual(emitted.map((event) => event.type));
@@ -32,6 +33,6 @@ test('every event of happy-partners reaches the endpoint once, in the engine ord
     expect(hook.headers.authorization).toBeUndefined();
     expect(hook.method).toBe('POST');
   }
-  const records = mock.services.deliveries.list();
+  const records = mockParts(mock).services.deliveries.list();
   expect(records.every((record) => record.status === 'succeeded' && record.attempts.length === 1 && record.attempts[0]!.response_code === 200)).toBe(true);
 });

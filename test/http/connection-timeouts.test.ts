@@ -1,3 +1,4 @@
+import { mockParts } from '../../src/mock/create-mock';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { connect as connectTls } from 'node:tls';
@@ -187,7 +188,14 @@ test.each([
 
 test('a connection beyond maxConnections is closed as it is accepted, and the server answers again once others close', async () => {
   const mock = createMock({ clock: 'manual', requireHttps: false });
-  const server = await startNodeServer({ core: mock.core, host: '127.0.0.1', port: 0, tls: null, bodyLimit: mock.services.bodyLimit, maxConnections: 5 });
+  const server = await startNodeServer({
+    core: mock.core,
+    host: '127.0.0.1',
+    port: 0,
+    tls: null,
+    bodyLimit: mockParts(mock).services.bodyLimit,
+    maxConnections: 5,
+  });
   const sockets: Socket[] = [];
   try {
     const held: HeldConnection[] = [];

@@ -1,3 +1,4 @@
+import { mockParts } from '../../src/mock/create-mock';
 import { createControlClient, type ControlClient } from '../../src/client';
 import type { EngineEvent } from '../../src/engine';
 import { startServer, type ServerOptions, type StartedServer } from '../../src/http';
@@ -114,7 +115,7 @@ export function useTestServer(options: ServerOptions | (() => ServerOptions) = {
   const events: EngineEvent[] = [];
   beforeAll(async () => {
     current = await startTestServer(typeof options === 'function' ? options() : options);
-    current.server.engine.subscribe((event) => events.push(event));
+    mockParts(current.server).services.engine.subscribe((event) => events.push(event));
   });
   afterAll(async () => {
     await current?.close();

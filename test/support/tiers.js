@@ -25,6 +25,7 @@ const SYSTEM = [
 ];
 /** `npm pack` and installs of the tarball; the Dockerfile's steps, which run `npm ci` and the build. */
 const PACKAGE = [
+  'test/package/api-report.test.ts',
   'test/package/ci-jest-global-setup.test.ts',
   'test/package/consumers.test.ts',
   'test/package/example-client.test.ts',

@@ -19,7 +19,7 @@ import type { Route } from '../router';
 import { readRoute } from './read-route';
 
 /** Header choosing a scenario by name on the create call (docs/design.md, Scenarios). */
-export const SCENARIO_HEADER = 'x-mock-scenario';
+const SCENARIO_HEADER = 'x-mock-scenario';
 
 /** The operations of spec §4 (besides the token endpoint). */
 export const apiRoutes: Route[] = [

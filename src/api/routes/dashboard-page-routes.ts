@@ -6,7 +6,7 @@ import type { CoreResponse } from '../core-types';
 import type { Route } from '../router';
 
 /** Where `npm run build` writes the dashboard (scripts/build-dashboard.js), beside package.json in the package and the image. */
-export const DASHBOARD_DIR = join(PACKAGE_ROOT, 'dashboard-dist');
+const DASHBOARD_DIR = join(PACKAGE_ROOT, 'dashboard-dist');
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',

@@ -13,9 +13,9 @@ const control = { kind: 'control' as const };
  * quiet connections keeps it, and a client that went away without a word is found by the failed write.
  */
 /** Where the change stream is served (`GET`). */
-export const CHANGE_STREAM_PATH = '/_mock/stream';
+const CHANGE_STREAM_PATH = '/_mock/stream';
 
-export const STREAM_HEARTBEAT_MS = 15_000;
+const STREAM_HEARTBEAT_MS = 15_000;
 
 /** How long a browser waits before it reconnects a dropped stream (the `retry:` field of server-sent events). */
 const STREAM_RETRY_MS = 3_000;
@@ -24,7 +24,7 @@ const STREAM_RETRY_MS = 3_000;
  * The Retry-After of a reader refused because the stream is full: readers leave only when someone closes a
  * tab or stops a test, so asking again sooner than 10 s mostly finds the same count.
  */
-export const STREAM_FULL_RETRY_S = 10;
+const STREAM_FULL_RETRY_S = 10;
 
 const sse = (event: string, data: unknown, id?: number) => `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 

@@ -68,7 +68,7 @@ export const oauthTokenRoute: Route = {
  * API key on every request still authenticates in the form). A Basic value that does not decode is a
  * failed client authentication.
  */
-export function readBasicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
+function readBasicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
   if (header === undefined || !/^Basic\b/i.test(header.trim())) return undefined;
   const match = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(header.trim());
   if (!match) throw problems.malformedBasic();

@@ -4,9 +4,9 @@
  */
 export { loadScenarioFile, parseScenarioSource, type ScenarioFileResult, type ScenarioSource } from './load-scenario-file';
 export { ScenarioFileError } from './scenario-file-error';
-export { formatScenarioFileIssue, type ScenarioFileIssue } from './scenario-file-issue';
+export { type ScenarioFileIssue } from './scenario-file-issue';
 export { ScenarioLibrary, BUILT_IN_SCENARIOS_DIR, type AddScenarioOptions, type LoadDirectoryOptions, type ScenarioSummary } from './scenario-library';
 export { ScenarioLibraryError } from './scenario-library-error';
-export { scenarioTins, tinKey } from './scenario-tins';
+export { scenarioTins } from './scenario-tins';
 export { generateScenario, generateScenarioInput, type GenerateScenarioOptions } from './generate-scenario';
 export { formatRut, isValidRut, rutCheckDigit } from './chilean-rut';

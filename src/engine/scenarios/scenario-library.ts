@@ -19,6 +19,7 @@ export const BUILT_IN_SCENARIOS_DIR = path.join(PACKAGE_ROOT, 'scenarios');
  * The built-in scenarios parsed at the image's build, beside the one-file bundle (scripts/bundle-server.js).
  * Looked for beside the running code, so only the bundle uses it: dist/ and src/ always parse the files.
  */
+/** @public The prebuilt library's file name, which scripts/bundle-server.js writes beside the bundle. */
 export const PREBUILT_SCENARIOS_FILE = 'built-in-scenarios.json';
 
 /** The files {@link ScenarioLibrary.loadDirectory} reads. */

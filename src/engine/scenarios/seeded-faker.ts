@@ -21,7 +21,7 @@ const SPANISH_LATIN_AMERICA = new Set(['AR', 'BO', 'CL', 'CO', 'CR', 'CU', 'DO',
  * The faker locales for a country, most specific first; `en` and `base` fill what a locale lacks
  * (faker throws on missing data rather than falling back by itself).
  */
-export function localesFor(country: string): LocaleDefinition[] {
+function localesFor(country: string): LocaleDefinition[] {
   const { base, en, es, es_MX, pt_BR } = faker();
   if (country === 'MX') return [es_MX, es, en, base];
   if (country === 'BR') return [pt_BR, en, base];
