@@ -2,6 +2,7 @@
 // with the few that fight the code rules turned off, each with its reason.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'vendor/**', 'bundle/**', 'node_modules/**', 'coverage/**', 'openapi/**', 'test-output/**', 'dashboard-dist/**'] },
@@ -32,6 +33,13 @@ export default tseslint.config(
       'no-restricted-globals': ['error', 'Buffer', 'process', 'require', 'module', '__dirname', '__filename', 'global', 'setImmediate', 'clearImmediate'],
       'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'The browser has no node modules.' }] }],
     },
+  },
+  {
+    // The dashboard's hooks (preact/hooks, the same rules as React's): called unconditionally, in the same order,
+    // with every value an effect reads among its dependencies, so a view never shows what an old render captured.
+    files: ['dashboard/**/*.ts', 'dashboard/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
     files: ['bench/**/*.js', 'bin/**/*.js', 'scripts/**/*.js', 'test/support/*.js', 'examples/ci/*.js', 'jest.config.js', '.dependency-cruiser.js'],

@@ -103,7 +103,7 @@ function View({ view, params }: { view: string; params: Record<string, string> }
  */
 function ClockBadge() {
   const control = useControl();
-  const clock = useLoad(() => control.call('control.clock'), []);
+  const clock = useLoad(() => control.call('control.clock'), '');
   const [readAt, setReadAt] = useState(0);
   const [wallNow, setWallNow] = useState(0);
   useEffect(() => setReadAt(Date.now()), [clock.data]);
@@ -126,7 +126,7 @@ function ClockBadge() {
 /** Shown only when several organizations are configured: every view then acts on the one chosen (`org=` in the hash). */
 function OrganizationSwitcher({ current }: { current: string }) {
   const control = useControl();
-  const list = useLoad(() => control.call('control.organizations'), []);
+  const list = useLoad(() => control.call('control.organizations'), '');
   const organizations = list.data?.organizations ?? [];
   if (organizations.length < 2) return null;
   const chosen = current === '' ? organizations.find((organization) => organization.default)?.id : current;

@@ -13,11 +13,11 @@ export interface Loaded<T> {
 }
 
 /**
- * Loads with `load` now, whenever `deps` change, and on every change notice. At most one load runs at a
+ * Loads with `load` now, whenever `key` (what is shown: an id, a query) changes, and on every change notice. At most one load runs at a
  * time: notices that arrive meanwhile cause one more load once it ends, however many there were, so a
  * busy scenario costs a page one request at a time.
  */
-export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
+export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
   const changes = useContext(ChangeCount);
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<Error | undefined>(undefined);
@@ -59,7 +59,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Lo
   }, []);
 
   // A change of what is shown drops the old data at once; a notice keeps it until the new one arrives.
-  useEffect(() => setData(undefined), deps);
-  useEffect(() => void run(), [...deps, changes, manual]);
+  useEffect(() => setData(undefined), [key]);
+  useEffect(() => void run(), [run, key, changes, manual]);
   return { data, error, reload: () => setManual((count) => count + 1) };
 }

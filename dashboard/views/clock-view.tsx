@@ -8,7 +8,7 @@ const UNITS = { seconds: 1, minutes: 60, hours: 3_600, days: 86_400 } as const;
 /** The simulated clock (docs/design.md "One simulated clock"): its mode and time, moved by a chosen amount or run to the end. */
 export function ClockView() {
   const control = useControl();
-  const clock = useLoad(() => control.call('control.clock'), []);
+  const clock = useLoad(() => control.call('control.clock'), '');
   const [amount, setAmount] = useState('1');
   const [unit, setUnit] = useState<keyof typeof UNITS>('minutes');
   const [busy, setBusy] = useState<string | null>(null);

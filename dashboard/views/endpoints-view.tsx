@@ -25,7 +25,7 @@ const EMPTY: Draft = { name: '', url: '', auth_type: 'secret', enabled: true, su
  */
 export function EndpointsView() {
   const control = useControl();
-  const endpoints = useLoad(() => control.call('control.webhook_endpoints.list'), []);
+  const endpoints = useLoad(() => control.call('control.webhook_endpoints.list'), '');
   const [editing, setEditing] = useState<string | null>(null);
   const [secret, setSecret] = useState<{ endpoint: string; value: string } | null>(null);
   const [error, setError] = useState<Error | undefined>(undefined);

@@ -31,8 +31,8 @@ export function EventsView({ filters }: { filters: EventFilters }) {
     endpoint_id: filters.endpoint,
     cursor: filters.cursor,
   };
-  const page = useLoad(() => control.call('control.events.list', { query }), [JSON.stringify(query)]);
-  const endpoints = useLoad(() => control.call('control.webhook_endpoints.list'), []);
+  const page = useLoad(() => control.call('control.events.list', { query }), JSON.stringify(query));
+  const endpoints = useLoad(() => control.call('control.webhook_endpoints.list'), '');
   // Cursors of the newer pages visited, so "Newer" goes back without a cursor of its own in the API.
   const [newer, setNewer] = useState<Array<string | undefined>>([]);
   const set = (patch: EventFilters) => {
@@ -175,7 +175,7 @@ function Counts({ counts, onPick }: { counts: Record<string, number>; onPick: (s
 /** One delivery record: its attempts, the envelope sent, and redelivery. */
 function EventDetail({ id, endpointName, onClose }: { id: string; endpointName: (id: string | null) => string; onClose: () => void }) {
   const control = useControl();
-  const record = useLoad(() => control.call('control.events.get', { params: { id } }), [id]);
+  const record = useLoad(() => control.call('control.events.get', { params: { id } }), id);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | undefined>(undefined);
   const redeliver = async () => {

@@ -6,7 +6,7 @@ import { useLoad } from '../use-load';
 /** The contract report of the run so far (`GET /_mock/report`): what was exercised and not, violations at their JSON paths, receivers' findings. */
 export function ReportView() {
   const control = useControl();
-  const report = useLoad(() => control.call('control.report', { query: { format: 'json' } }), []);
+  const report = useLoad(() => control.call('control.report', { query: { format: 'json' } }), '');
   const data = report.data;
   return (
     <div class="stack" data-testid="report">

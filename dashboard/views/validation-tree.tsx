@@ -35,7 +35,7 @@ async function loadTree(control: ControlClient, id: string): Promise<LoadedTree>
  */
 export function ValidationTreeView({ id }: { id: string }) {
   const control = useControl();
-  const loaded = useLoad(() => loadTree(control, id), [id]);
+  const loaded = useLoad(() => loadTree(control, id), id);
   if (loaded.data === undefined)
     return (
       <Panel title={<span class="mono">{id}</span>}>

@@ -14,7 +14,7 @@ const VALIDATIONS_PAGE_SIZE = 100;
 export function ValidationsView({ params }: { params: Record<string, string> }) {
   const cursor = params.cursor;
   const control = useControl();
-  const list = useLoad(() => control.call('control.validations.list', { query: { limit: VALIDATIONS_PAGE_SIZE, cursor } }), [cursor ?? '']);
+  const list = useLoad(() => control.call('control.validations.list', { query: { limit: VALIDATIONS_PAGE_SIZE, cursor } }), cursor ?? '');
   const pick = (id: string) => go('validations', { ...params, id });
   return (
     <div class="split split-list">
