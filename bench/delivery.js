@@ -202,7 +202,7 @@ async function phase(receiver, url, failShare) {
   global.gc?.();
   const mock = createMock({ clock: 'instant', webhookUrl: url });
   const emitted = [];
-  const { engine, registry, deliveries } = mockParts(mock).services;
+  const { engine, registry, deliveries } = mockParts(mock).world;
   mock.onEvent((event) => emitted.push(event));
   const organizationId = registry.defaultId;
   let peakRss = process.memoryUsage().rss;

@@ -42,7 +42,7 @@ async function run(label, options, count, stopAtMb = Infinity) {
       if (answer.status !== 201) throw new Error(`${label}: creation ${created + 1} answered ${answer.status}: ${String(answer.body).slice(0, 300)}`);
       if (created % 1_000 === 999) {
         // Let the instant clock play what was created, as a server between requests would.
-        await mockParts(mock).services.clock.idle();
+        await mockParts(mock).world.clock.idle();
         const rss = process.memoryUsage().rss;
         peak = Math.max(peak, rss);
         if (created % 100_000 === 99_999) process.stdout.write(`  ${label}: ${(created + 1).toLocaleString('en-US')} created, RSS ${mb(rss)} MB\n`);

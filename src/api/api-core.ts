@@ -3,7 +3,8 @@ import type { ObservedRequest } from '../faults/client-observer';
 import { DELIVERY_ORIGIN_HEADER } from '../delivery/deliveries';
 import { listIssues, type Issue, type JournalEntry } from '../schemas';
 import { ApiProblem, problems } from './api-problem';
-import type { ApiServices } from './api-services';
+import type { World } from '../world/world';
+import type { ServerSettings } from './server-settings';
 import { authenticate, type Principal } from './authenticate';
 import { checksOrigin } from './browser-guard';
 import type { CoreRequest, CoreResponse } from './core-types';
@@ -62,14 +63,14 @@ export function allRoutes(): Route[] {
  * other exception one generic 500 logged with its request id (CONTRIBUTING.md rule 5).
  * Transports (node server, msw, express) only convert to and from it.
  */
-export function createApiCore(services: ApiServices): ApiCore {
+export function createApiCore(server: ServerSettings, world: World): ApiCore {
   const router = new Router(allRoutes());
   let counter = 0;
   /** Requests that may have changed state (every route that is not `pure`). */
   let writes = 0;
 
   return {
-    bodyLimit: services.bodyLimit,
+    bodyLimit: server.bodyLimit,
     async handle(request) {
       const started = process.hrtime.bigint();
       counter += 1;
@@ -80,29 +81,29 @@ export function createApiCore(services: ApiServices): ApiCore {
       let problemIssues: Issue[] = [];
       let problemIssuesOmitted = 0;
       // Who is calling, as far as the credential says before any check: the client observer's view.
-      const arrivedAt = services.wallClock.wallNow();
+      const arrivedAt = world.wallClock.wallNow();
       const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization?.trim() ?? '')?.[1];
-      const grant = bearer === undefined ? undefined : services.tokens.get(bearer);
-      const caller = grant?.organizationId ?? (bearer === undefined ? null : (services.registry.byApiKey(bearer) ?? null));
+      const grant = bearer === undefined ? undefined : world.tokens.get(bearer);
+      const caller = grant?.organizationId ?? (bearer === undefined ? null : (world.registry.byApiKey(bearer) ?? null));
       let injected: ObservedRequest['fault'] = null;
       let retryAfterS: number | null = null;
       try {
-        if (request.headers[DELIVERY_ORIGIN_HEADER] === services.origin) throw problems.deliveryLoop();
-        if (services.requireHttps && !request.secure) throw problems.httpsRequired();
+        if (request.headers[DELIVERY_ORIGIN_HEADER] === server.origin) throw problems.deliveryLoop();
+        if (server.requireHttps && !request.secure) throw problems.httpsRequired();
         // Before anything is read: a name bvs-mock does not know (DNS rebinding) learns nothing (docs/fidelity.md row 104).
-        services.browserGuard.checkHost(request);
-        if (request.body.length > services.bodyLimit) throw problems.payloadTooLarge(services.bodyLimit);
+        server.browserGuard.checkHost(request);
+        if (request.body.length > server.bodyLimit) throw problems.payloadTooLarge(server.bodyLimit);
         // HEAD is GET without a body (RFC 9110 §9.3.2).
         match = router.match(request.method === 'HEAD' ? 'GET' : request.method, request.path);
         // A page of another origin cannot drive the control API, token or not (docs/fidelity.md row 103).
-        if (checksOrigin(match.route)) services.browserGuard.checkOrigin(request);
+        if (checksOrigin(match.route)) server.browserGuard.checkOrigin(request);
         if (match.route.access.kind !== 'control' && match.route.forPeople !== true) {
           // Faults injected through POST /_mock/faults hit the API, never the control API that clears them.
-          const fault = services.faults.forApi(request.method, request.path, { accessToken: grant !== undefined, organizationId: caller });
-          if (fault.latencyMs > 0) await services.wallClock.delay(fault.latencyMs);
+          const fault = world.faults.forApi(request.method, request.path, { accessToken: grant !== undefined, organizationId: caller });
+          if (fault.latencyMs > 0) await world.wallClock.delay(fault.latencyMs);
           if (fault.reset) injected = 'reset';
           else if (fault.revokeToken && bearer !== undefined) {
-            services.tokens.revoke(bearer);
+            world.tokens.revoke(bearer);
             injected = 'token_revoked';
             throw problems.revokedToken();
           } else if (fault.error !== null) {
@@ -113,14 +114,14 @@ export function createApiCore(services: ApiServices): ApiCore {
         }
         if (injected === 'reset') throw RESET;
         if (match.route.pure !== true) writes += 1;
-        context = makeContext(services, request, match, requestId, services.engine.stateVersion + writes);
+        context = makeContext(server, world, request, match, requestId, world.engine.stateVersion + writes);
         const route = match.route;
         // A heavy answer waits for its turn, once the caller is known to be let in (docs/fidelity.md row 102).
-        const endTurn = route.paced === true ? await services.pacer.turn() : undefined;
+        const endTurn = route.paced === true ? await server.pacer.turn() : undefined;
         const routeContext = context;
         try {
           // One request, one instant of simulated time (SimulatedClock.hold; handlers read the clock before they await).
-          response = await services.clock.hold(() => route.handle(routeContext));
+          response = await world.clock.hold(() => route.handle(routeContext));
         } finally {
           endTurn?.();
         }
@@ -130,7 +131,7 @@ export function createApiCore(services: ApiServices): ApiCore {
         } else if (error instanceof ApiProblem) {
           // One place tells "evicted" from "never existed", for every read and action by id.
           const id = match?.params.id;
-          const evicted = error.code === 'not_found' && id !== undefined && context !== undefined && services.engine.wasEvicted(context.organizationId, id);
+          const evicted = error.code === 'not_found' && id !== undefined && context !== undefined && world.engine.wasEvicted(context.organizationId, id);
           const problem = evicted ? problems.evicted(id) : error;
           // The token endpoint writes its errors as RFC 6749 §5.2 has them, also those of the pipeline before its handler.
           const oauth = (match?.route ?? (request.path === OAUTH_TOKEN_PATH ? oauthTokenRoute : undefined))?.errorForm === 'oauth2';
@@ -142,7 +143,7 @@ export function createApiCore(services: ApiServices): ApiCore {
             problemIssuesOmitted = error.issuesOmitted;
           }
         } else {
-          services.logError(requestId, error);
+          server.logError(requestId, error);
           response = match?.route.errorForm === 'oauth2' ? problems.internal().toOAuthResponse() : problems.internal().toResponse(requestId);
         }
       }
@@ -150,13 +151,13 @@ export function createApiCore(services: ApiServices): ApiCore {
       if (request.method === 'HEAD') response = { ...response, body: '', stream: undefined };
       // Reads change nothing; anything else that was carried out may have (an endpoint added, a validation created, a
       // reset): open pages refetch. A refused call (401, 404, 422, ...) changed nothing, so it wakes no page (docs/fidelity.md row 93).
-      if (request.method !== 'GET' && request.method !== 'HEAD' && response.status >= 200 && response.status < 300) services.changes.notify('request');
+      if (request.method !== 'GET' && request.method !== 'HEAD' && response.status >= 200 && response.status < 300) world.changes.notify('request');
       const control = match?.route.access.kind === 'control';
       // Bounded like the answers: a request with 60,000 violations keeps 100 of them and the count (docs/fidelity.md row 96).
       const violations = listIssues([...(context?.violations ?? []), ...problemIssues], (context?.violationsOmitted ?? 0) + problemIssuesOmitted);
       const entry: JournalEntry = {
         id: requestId,
-        at: services.clock.iso(),
+        at: world.clock.iso(),
         method: request.method,
         path: request.path,
         operation: match?.route.operation ?? null,
@@ -166,16 +167,16 @@ export function createApiCore(services: ApiServices): ApiCore {
         violations: violations.issues,
         ...(violations.omitted > 0 ? { violations_omitted: violations.omitted } : {}),
       };
-      if (services.onRequest !== undefined) {
+      if (server.onRequest !== undefined) {
         try {
-          services.onRequest(entry, control);
+          server.onRequest(entry, control);
         } catch (error) {
-          services.logError(requestId, error);
+          server.logError(requestId, error);
         }
       }
       if (!control && match?.route.forPeople !== true) {
-        services.journal.record(entry);
-        services.observer.record({
+        world.journal.record(entry);
+        world.observer.record({
           id: requestId,
           wallMs: arrivedAt,
           method: request.method,
@@ -185,7 +186,7 @@ export function createApiCore(services: ApiServices): ApiCore {
           status: response.status,
           fault: injected,
           retryAfterS,
-          faultsOn: services.faults.active,
+          faultsOn: world.faults.active,
           tokenRequest: match?.route === oauthTokenRoute,
         });
       }
@@ -205,7 +206,7 @@ function checkControlToken(expected: string, authorization: string | undefined):
   if (!timingSafeEqual(digest(given), digest(expected))) throw problems.controlTokenRequired();
 }
 
-function makeContext(services: ApiServices, request: CoreRequest, match: RouteMatch, requestId: string, stateVersion: number): RouteContext {
+function makeContext(server: ServerSettings, world: World, request: CoreRequest, match: RouteMatch, requestId: string, stateVersion: number): RouteContext {
   let parsed = false;
   let body: unknown;
   const json = () => {
@@ -217,34 +218,35 @@ function makeContext(services: ApiServices, request: CoreRequest, match: RouteMa
   };
   const access = match.route.access;
   let principal: Principal | null = null;
-  let organizationId = services.registry.defaultId;
+  let organizationId = world.registry.defaultId;
   if (access.kind === 'api') {
-    principal = authenticate({ authorization: request.headers.authorization, registry: services.registry, tokens: services.tokens });
+    principal = authenticate({ authorization: request.headers.authorization, registry: world.registry, tokens: world.tokens });
     if (!principal.scopes.includes(access.scope)) throw problems.insufficientScope(access.scope);
     organizationId = principal.organizationId;
   } else if (access.kind === 'control') {
     // Before anything else is read: a caller without the token learns nothing, not even organization names.
-    if (services.controlToken !== null && !OPEN_CONTROL_OPERATIONS.has(match.route.operation))
-      checkControlToken(services.controlToken, request.headers.authorization);
+    if (server.controlToken !== null && !OPEN_CONTROL_OPERATIONS.has(match.route.operation))
+      checkControlToken(server.controlToken, request.headers.authorization);
     const fromBody =
       request.body.length > 0 && mediaType(request) === 'application/json' ? (json() as { organization_id?: unknown } | undefined)?.organization_id : undefined;
     const asked = request.query.get('organization_id') ?? (typeof fromBody === 'string' ? fromBody : undefined);
     if (asked !== undefined) {
-      if (!services.registry.has(asked))
+      if (!world.registry.has(asked))
         throw problems.unknownOrganization(
           asked,
-          services.registry.list().map((organization) => organization.id),
+          world.registry.list().map((organization) => organization.id),
         );
       organizationId = asked;
     }
   }
-  const strictBodies = services.strict || access.kind === 'control';
+  const strictBodies = server.strict || access.kind === 'control';
   const callerOrganizationId = principal?.organizationId ?? null;
   return {
     request,
     params: match.params,
     requestId,
-    services,
+    world,
+    server,
     principal,
     organizationId,
     callerOrganizationId,

@@ -1,14 +1,18 @@
 import type { Issue } from '../schemas';
-import type { ApiServices } from './api-services';
+import type { World } from '../world/world';
+import type { ServerSettings } from './server-settings';
 import type { Principal } from './authenticate';
 import type { CoreRequest } from './core-types';
 
-/** What a route handler gets: the request, its parameters, the caller, and the services. */
+/** What a route handler gets: the request, its parameters, the caller, the world it acts on and the server's settings. */
 export interface RouteContext {
   request: CoreRequest;
   params: Record<string, string>;
   requestId: string;
-  services: ApiServices;
+  /** The simulated world the request acts on: its organizations, engine, clock, deliveries, faults, journal. */
+  world: World;
+  /** The server's settings: limits, the control token, the Host and Origin checks, the documents. */
+  server: ServerSettings;
   /** The API caller; null on public and control routes. */
   principal: Principal | null;
   /**

@@ -395,7 +395,7 @@ async function serve(given: ServeFlags, version: string): Promise<void> {
     if (stopping) return;
     stopping = true;
     // Deliveries still pending (queued, in flight or waiting for a retry) end with the process: say so, never silently.
-    const pending = mockParts(server).services.deliveries.counts().pending;
+    const pending = mockParts(server).world.deliveries.counts().pending;
     const reported = flags.report === undefined ? true : writeReport(server, flags.report);
     void server.close().then(() => {
       const dropped =
@@ -459,7 +459,7 @@ function readPem(file: string, flag: string): string {
 function writeReport(server: StartedServer, file: string): boolean {
   const format = formatOfFile(file);
   try {
-    writeFileSync(file, renderReport(contractReportOf(mockParts(server).services), format, mockParts(server).services.clock.nowDate()));
+    writeFileSync(file, renderReport(contractReportOf(mockParts(server).world), format, mockParts(server).world.clock.nowDate()));
     process.stdout.write(`bvs-mock: contract report (${format}) written to ${file}\n`);
     return true;
   } catch (error) {

@@ -34,20 +34,20 @@ function loopbackOnly(host: string): boolean {
  * 0.0.0.0) with the control API open. Null when it listens on loopback or is locked with --control-token.
  */
 export function openControlWarning({ server, host }: BannerInput): string | null {
-  if (host === undefined || loopbackOnly(host) || mockParts(server).services.controlToken !== null) return null;
+  if (host === undefined || loopbackOnly(host) || mockParts(server).server.controlToken !== null) return null;
   return `Warning: listening on ${host} with the control API open: anyone who can reach this address can reset and reprogram bvs-mock and read every organization's data. Give --control-token (BVS_MOCK_CONTROL_TOKEN) to lock it.`;
 }
 
 /** The modes a bvs-mock runs in, as the start block and the JSON start line say them. */
 export function runningModes({ server, tokenClock, tolerance, strict }: BannerInput) {
-  const described = mockParts(server).services.clock.describe();
+  const described = mockParts(server).world.clock.describe();
   return {
     transport: server.url.startsWith('https') ? 'https' : 'http',
     clock: described.mode === 'realtime' ? `realtime x${described.speed}` : described.mode,
     strict: strict === true,
     tolerance: tolerance === true,
     token_clock: tokenClock ?? 'simulated',
-    control_token: mockParts(server).services.controlToken !== null,
+    control_token: mockParts(server).server.controlToken !== null,
   };
 }
 
@@ -58,7 +58,7 @@ export function runningModes({ server, tokenClock, tolerance, strict }: BannerIn
  */
 export function startBanner(input: BannerInput): string {
   const { server, version, seed, startTime, tokenClock, tolerance } = input;
-  const { registry, clock, scenarios } = mockParts(server).services;
+  const { registry, clock, scenarios } = mockParts(server).world;
   const scheme = server.url.startsWith('https')
     ? 'HTTPS, self-signed certificate unless --tls-cert was given: trust it from /_mock/certificate, or curl -k'
     : 'plain HTTP (--http)';
@@ -83,7 +83,7 @@ export function startBanner(input: BannerInput): string {
     if (legacyToken !== undefined) row('  Legacy token', `${legacyToken}  (Authorization: Bearer on legacy-model webhooks)`);
   }
   for (const organization of registry.list()) {
-    for (const stored of mockParts(server).services.endpoints.list(organization.id)) {
+    for (const stored of mockParts(server).world.endpoints.list(organization.id)) {
       const { endpoint } = stored;
       row(
         'Webhooks',
@@ -93,11 +93,11 @@ export function startBanner(input: BannerInput): string {
   }
   row('Control API', `${server.url}/_mock  (events: ${server.url}/_mock/events)`);
   // Says that it is locked and how to unlock it, never the token itself.
-  if (mockParts(server).services.controlToken !== null)
+  if (mockParts(server).server.controlToken !== null)
     row('', 'locked: send Authorization: Bearer <the --control-token value>; GET /_mock/health and /_mock/openapi.json stay open');
   row(
     'Dashboard',
-    `${server.url}/_mock/  (in a browser: trees, deliveries, the clock, the report, live${mockParts(server).services.controlToken === null ? '' : '; asks for the control token'})`,
+    `${server.url}/_mock/  (in a browser: trees, deliveries, the clock, the report, live${mockParts(server).server.controlToken === null ? '' : '; asks for the control token'})`,
   );
   row('OpenAPI', `${server.url}/openapi.yaml  ${server.url}/openapi.json`);
   if (server.certificate !== null) {

@@ -8,7 +8,7 @@ import { contractReportOf } from '../api/routes/report-route';
 import type { AllowedHostsOption } from '../api/allowed-hosts';
 import { BrowserGuard } from '../api/browser-guard';
 import { createApiCore, type ApiCore } from '../api/api-core';
-import { DEFAULT_BODY_LIMIT, type ApiServices } from '../api/api-services';
+import { DEFAULT_BODY_LIMIT, type ServerSettings } from '../api/server-settings';
 import { DEFAULT_MAX_PAGE_BYTES, PAGE_BYTES_RANGE } from '../api/page-query';
 import { Pacer } from '../api/pacer';
 import { documentTexts } from '../openapi/document-texts';
@@ -152,11 +152,12 @@ export interface Mock {
   dispose(): void;
 }
 
-/** What bvs-mock's own code reaches behind a {@link Mock}: what the routes use (the world and the server's settings). */
+/** What bvs-mock's own code reaches behind a {@link Mock}: what the routes use. */
 export interface MockParts {
-  /** One world and the server's settings, as the API's routes see them. */
-  services: ApiServices;
+  /** The simulated world the API acts on. */
   world: World;
+  /** The server's settings: limits, the control token, the Host and Origin checks, the documents. */
+  server: ServerSettings;
 }
 
 /** Where a mock keeps its parts: a symbol, so they stay off the mock's type and out of `JSON.stringify`. */
@@ -204,8 +205,7 @@ export function createMock(options: MockOptions = {}): Mock {
   const origin = randomBytes(12).toString('hex');
   const wallClock: SystemTime = { ...systemTime, ...options.wallClock };
   const world = createWorld({ ...options, wallClock, maxStreamReaders, origin, logError });
-  const services: ApiServices = {
-    ...world,
+  const server: ServerSettings = {
     probeTransport: { timeoutMs: options.deliveryTimeoutMs ?? 10_000, insecureTls: options.insecureWebhookTls ?? false },
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
     strict: options.strict ?? false,
@@ -223,16 +223,16 @@ export function createMock(options: MockOptions = {}): Mock {
     logError,
   };
   const mock: Mock = {
-    core: createApiCore(services),
+    core: createApiCore(server, world),
     drain: world.drain,
     advance: world.advance,
     reset: world.reset,
     now: () => world.clock.nowDate(),
     onEvent: (sink) => world.engine.subscribe(sink),
-    report: () => contractReportOf(services),
+    report: () => contractReportOf(world),
     dispose: world.dispose,
   };
-  Object.defineProperty(mock, PARTS, { value: { services, world } satisfies MockParts, enumerable: true });
+  Object.defineProperty(mock, PARTS, { value: { world, server } satisfies MockParts, enumerable: true });
   return mock;
 }
 

@@ -1,4 +1,4 @@
-import type { DocumentTexts } from '../api/api-services';
+import type { DocumentTexts } from '../api/server-settings';
 import { buildOpenApiDocument, type OpenApiDocument } from './build-document';
 import { buildControlDocument } from './build-control-document';
 import { documentToJson, documentToYaml } from './serialize-document';

@@ -65,7 +65,7 @@ export async function startBvsMock(options: StartBvsMockOptions = {}): Promise<R
     server.listen({ onUnhandledRequest: 'bypass' });
     const url = baseUrl.replace(/\/+$/, '');
     return {
-      ...credentials(http.mockParts(mock).services.registry),
+      ...credentials(http.mockParts(mock).world.registry),
       url,
       certificate: null,
       fetch: (input, init) => fetch(input, init as RequestInit),
@@ -78,7 +78,7 @@ export async function startBvsMock(options: StartBvsMockOptions = {}): Promise<R
   }
   const server = await http.startServer({ ...rest, port: rest.port ?? 0 });
   return {
-    ...credentials(http.mockParts(server).services.registry),
+    ...credentials(http.mockParts(server).world.registry),
     url: server.url,
     certificate: server.certificate,
     fetch: trustingFetch(server.certificate),

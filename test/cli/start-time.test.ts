@@ -131,7 +131,7 @@ test('BVS_MOCK_START_TIME with a bad value stops start-up naming the variable, t
 test('createMock starts at the wall clock by default, at the fixed instant with a seed, and at startTime when given', () => {
   const mocks = [createMock({ clock: 'manual' }), createMock({ clock: 'manual', seed: 3 }), createMock({ clock: 'manual', startTime: '2027-03-04' })];
   try {
-    const [unseeded, seeded, chosen] = mocks.map((mock) => mockParts(mock).services.clock.describe().started_at);
+    const [unseeded, seeded, chosen] = mocks.map((mock) => mockParts(mock).world.clock.describe().started_at);
     expect(Math.abs(Date.parse(unseeded!) - Date.now())).toBeLessThan(5 * SECOND);
     expect(seeded).toBe(DEFAULT_CLOCK_START);
     expect(chosen).toBe('2027-03-04T00:00:00.000Z');

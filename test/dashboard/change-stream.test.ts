@@ -33,10 +33,10 @@ test('lets go of a stream whose client hangs up, across many tabs opened and clo
   const t = await startTestServer();
   try {
     const streams = await Promise.all(Array.from({ length: 40 }, () => openEventStream(t.server.url, '/_mock/stream', { ca: t.server.certificate })));
-    expect(mockParts(t.server).services.changes.size).toBe(40);
+    expect(mockParts(t.server).world.changes.size).toBe(40);
     for (const stream of streams) stream.close();
-    await waitUntil(() => mockParts(t.server).services.changes.size === 0);
-    expect(mockParts(t.server).services.changes.size).toBe(0);
+    await waitUntil(() => mockParts(t.server).world.changes.size === 0);
+    expect(mockParts(t.server).world.changes.size).toBe(0);
   } finally {
     await t.close();
   }
@@ -76,7 +76,7 @@ test('ends open streams when the server stops, without holding the stop', async 
   await t.close();
   await stream.ended;
   expect(Date.now() - started).toBeLessThan(2_000);
-  expect(mockParts(t.server).services.changes.size).toBe(0);
+  expect(mockParts(t.server).world.changes.size).toBe(0);
 });
 
 test('is locked like the rest of the control API under --control-token', async () => {

@@ -162,21 +162,20 @@ describeInBrowser('the dashboard in Chromium', () => {
     const { context, page } = await open(t, '#/validations');
     try {
       await page.getByText('live', { exact: true }).waitFor();
-      expect(mockParts(t.server).services.changes.size).toBe(1);
+      expect(mockParts(t.server).world.changes.size).toBe(1);
       // Run in the page, where document exists: as a browser does when the tab is hidden or shown.
       const setHidden = (hidden: boolean) =>
         page.evaluate(
           `Object.defineProperty(document, 'hidden', { configurable: true, get: () => ${hidden} }); document.dispatchEvent(new Event('visibilitychange'))`,
         );
       await setHidden(true);
-      for (let waited = 0; mockParts(t.server).services.changes.size > 0 && waited < 3_000; waited += 20)
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(mockParts(t.server).services.changes.size).toBe(0);
+      for (let waited = 0; mockParts(t.server).world.changes.size > 0 && waited < 3_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(mockParts(t.server).world.changes.size).toBe(0);
       // What happened meanwhile is there once the tab is shown: it refetches on reconnecting.
       const validation = await t.create({ tin: HAPPY_PARTNERS, country: 'CL' });
       await setHidden(false);
       await page.locator(`[data-validation="${validation.id}"]`).waitFor();
-      expect(mockParts(t.server).services.changes.size).toBe(1);
+      expect(mockParts(t.server).world.changes.size).toBe(1);
     } finally {
       await context.close();
       await t.close();

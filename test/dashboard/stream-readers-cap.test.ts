@@ -23,14 +23,14 @@ test('a reader past maxStreamReaders gets 503 with Retry-After and how many read
     expect([error.code, error.status]).toEqual(['service_unavailable', 503]);
     expect(error.message).toMatch(/4 change-stream readers .*are open/);
     expect(error.message).toMatch(/--max-stream-readers/);
-    expect(mockParts(t.server).services.changes.size).toBe(4);
+    expect(mockParts(t.server).world.changes.size).toBe(4);
     expect((await t.call('/_mock/health')).status).toBe(200);
     // The testing library's listener says why, not that the token may be wrong.
     const control = connectBvsMock(t.server.url, { ca: t.server.certificate! });
     await expect(control.onChange(() => undefined)).rejects.toThrow(/answered 503: 4 change-stream readers .*--max-stream-readers/);
     // A place freed is a place taken again.
     streams[0]!.close();
-    await waitUntil(() => mockParts(t.server).services.changes.size === 3);
+    await waitUntil(() => mockParts(t.server).world.changes.size === 3);
     const again = await openEventStream(t.server.url, '/_mock/stream', { ca: t.server.certificate });
     streams.push(again);
     expect(again.status).toBe(200);
@@ -50,7 +50,7 @@ test('forty readers past the cap are all refused and their connections closed, s
     streams.push(...refused);
     expect(refused.map((stream) => stream.status)).toEqual(Array.from({ length: 40 }, () => 503));
     await Promise.all(refused.map((stream) => stream.ended));
-    expect(mockParts(t.server).services.changes.size).toBe(4);
+    expect(mockParts(t.server).world.changes.size).toBe(4);
     expect((await t.call('/_mock/health')).status).toBe(200);
     expect((await t.get('/api/v2/webhook_endpoints')).status).toBe(200);
   } finally {

@@ -78,13 +78,13 @@ test('a throwing onDeliveryAttempt hook is reported and every delivery still end
     logError: (requestId, error) => errors.push(`${requestId}: ${(error as Error).message}`),
   });
   try {
-    const created = mockParts(mock).services.engine.createValidation({
-      organizationId: mockParts(mock).services.registry.defaultId,
+    const created = mockParts(mock).world.engine.createValidation({
+      organizationId: mockParts(mock).world.registry.defaultId,
       request: { tin: HAPPY, country: 'CL' },
     });
     expect(created.ok).toBe(true);
     await mock.drain();
-    const records = mockParts(mock).services.deliveries.list();
+    const records = mockParts(mock).world.deliveries.list();
     expect(records).toHaveLength(HAPPY_EVENTS);
     expect(records.every((record) => record.status === 'succeeded')).toBe(true);
     expect(errors).toHaveLength(HAPPY_EVENTS);

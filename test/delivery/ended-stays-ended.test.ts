@@ -30,19 +30,19 @@ test('a delivery a redelivery carried while its first attempt waited in its queu
     clock: 'manual',
     config: defaultOrganizationWith([{ url: receiver.url, subscribed_events: ['data_source_run_batch.data_source_run.ready', 'data_source_run_batch.ready'] }]),
   });
-  const { services } = mockParts(harness.mock);
-  const organizationId = services.registry.defaultId;
+  const { world } = mockParts(harness.mock);
+  const organizationId = world.registry.defaultId;
   harness.create(HAPPY_NO_PARTNERS);
-  const advancing = services.advance(55_000);
+  const advancing = world.advance(55_000);
   await arrived;
   const waiting = harness.records().find((record) => record.type === 'data_source_run_batch.ready')!;
   expect(waiting).toMatchObject({ status: 'pending', attempts: [] });
-  const redelivered = (await services.deliveries.redeliver(organizationId, waiting.id))!;
+  const redelivered = (await world.deliveries.redeliver(organizationId, waiting.id))!;
   expect(redelivered).toMatchObject({ status: 'succeeded', attempts: [{ trigger: 'redelivery', response_code: 200 }] });
-  services.endpoints.update(services.endpoints.get(organizationId, waiting.endpoint_id!)!, { enabled: false });
+  world.endpoints.update(world.endpoints.get(organizationId, waiting.endpoint_id!)!, { enabled: false });
   await advancing;
-  await services.deliveries.settled();
-  const after = services.deliveries.get(organizationId, waiting.id)!;
+  await world.deliveries.settled();
+  const after = world.deliveries.get(organizationId, waiting.id)!;
   expect({ status: after.status, reason: after.reason, triggers: after.attempts.map((attempt) => attempt.trigger) }).toEqual({
     status: 'succeeded',
     reason: null,

@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 function create(tin: string, extra: Record<string, unknown> = {}): string {
-  const result = mockParts(mock).services.engine.createValidation({ organizationId: 'default', request: { tin, country: 'CL', ...extra } });
+  const result = mockParts(mock).world.engine.createValidation({ organizationId: 'default', request: { tin, country: 'CL', ...extra } });
   if (!result.ok) throw new Error(result.message);
   return result.value.id;
 }
@@ -22,7 +22,7 @@ test('every event of happy-partners reaches the endpoint once, in the engine ord
   receiver = await startWebhookReceiver();
   mock = createMock({ clock: 'manual', webhookUrl: receiver.url });
   const emitted: EngineEvent[] = [];
-  mockParts(mock).services.engine.subscribe((event) => emitted.push(event));
+  mockParts(mock).world.engine.subscribe((event) => emitted.push(event));
   create('76920415-6');
   await mock.drain();
   expect(receiver.received.map((hook) => (hook.body as { type: string }).type)).toEqual(emitted.map((event) => event.type));
@@ -33,6 +33,6 @@ test('every event of happy-partners reaches the endpoint once, in the engine ord
     expect(hook.headers.authorization).toBeUndefined();
     expect(hook.method).toBe('POST');
   }
-  const records = mockParts(mock).services.deliveries.list();
+  const records = mockParts(mock).world.deliveries.list();
   expect(records.every((record) => record.status === 'succeeded' && record.attempts.length === 1 && record.attempts[0]!.response_code === 200)).toBe(true);
 });

@@ -106,7 +106,7 @@ test('a successful redelivery while a retry waits ends the record: the scheduled
   receiver.respond((_hook, index) => (index === 0 ? 500 : 200));
   await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' });
   await t.advance(25);
-  await mockParts(t.server).services.deliveries.settled();
+  await mockParts(t.server).world.deliveries.settled();
   const [pending] = await events();
   expect(pending).toMatchObject({ status: 'pending', attempts: [{ response_code: 500 }] });
   const after = expectDeliveryRecord((await redeliver(pending!.id)).json());
@@ -121,7 +121,7 @@ test('a failed redelivery while a retry waits keeps one retry schedule: 21 sched
   receiver.respond(() => 500);
   await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' });
   await t.advance(25);
-  await mockParts(t.server).services.deliveries.settled();
+  await mockParts(t.server).world.deliveries.settled();
   const [pending] = await events();
   await redeliver(pending!.id);
   await t.runClock();
@@ -167,7 +167,7 @@ test('a delay_delivery fault holds a delivery back on the instant clock, so late
   const instant = await startTestServer({ clock: 'instant', webhookUrl: receiver.url });
   try {
     const played: EngineEvent[] = [];
-    mockParts(instant.server).services.engine.subscribe((event) => played.push(event));
+    mockParts(instant.server).world.engine.subscribe((event) => played.push(event));
     expect((await instant.json('POST', '/_mock/faults', { kind: 'delay_delivery', seconds: 600, event_type: 'data_source_run_batch.ready' })).status).toBe(201);
     await instant.create({ tin: HAPPY_PARTNERS, country: 'CL' });
     await instant.runClock();

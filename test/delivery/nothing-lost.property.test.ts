@@ -76,7 +76,7 @@ test('after drain every record has ended and there is one per event and target, 
           }
           expect(receiver.received.every((hook) => emittedBodies.has(hook.raw))).toBe(true);
           expect(receiver.received.filter((hook) => hook.path === '/disabled')).toHaveLength(0);
-          expect(mockParts(harness.mock).services.deliveries.counts().pending).toBe(0);
+          expect(mockParts(harness.mock).world.deliveries.counts().pending).toBe(0);
           for (const attempt of records.flatMap((record) => record.attempts)) {
             tally.attempts += 1;
             if (attempt.response_code === null || attempt.response_code >= 300) tally.failedAttempts += 1;

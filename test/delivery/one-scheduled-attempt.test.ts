@@ -22,8 +22,8 @@ afterEach(async () => {
 /** Moves the manual clock one simulated second at a time up to the first deliveries: their retries, 15 s on, have not come yet. */
 async function upToFirstDeliveries() {
   harness.create(HAPPY_NO_PARTNERS);
-  for (let second = 0; second < 600 && harness.records().length === 0; second += 1) await mockParts(harness.mock).services.advance(1000);
-  await mockParts(harness.mock).services.deliveries.settled();
+  for (let second = 0; second < 600 && harness.records().length === 0; second += 1) await mockParts(harness.mock).world.advance(1000);
+  await mockParts(harness.mock).world.deliveries.settled();
   const records = harness.records();
   expect(records.length).toBeGreaterThan(0);
   return records;
@@ -67,23 +67,23 @@ test('a redelivery that fails while a retry is under way leaves one retry schedu
   const [first] = await upToFirstDeliveries();
   expect(harness.records()).toHaveLength(1);
   const firstAt = Date.parse(first!.attempts[0]!.at);
-  const advancing = mockParts(harness.mock).services.advance(firstAt + 15_000 - mockParts(harness.mock).services.clock.now());
+  const advancing = mockParts(harness.mock).world.advance(firstAt + 15_000 - mockParts(harness.mock).world.clock.now());
   await arrived;
-  const organizationId = mockParts(harness.mock).services.registry.defaultId;
-  expect((await mockParts(harness.mock).services.deliveries.redeliver(organizationId, first!.id))!.attempts.map((attempt) => attempt.trigger)).toEqual([
+  const organizationId = mockParts(harness.mock).world.registry.defaultId;
+  expect((await mockParts(harness.mock).world.deliveries.redeliver(organizationId, first!.id))!.attempts.map((attempt) => attempt.trigger)).toEqual([
     'first',
     'redelivery',
   ]);
   await advancing;
-  await mockParts(harness.mock).services.deliveries.settled();
+  await mockParts(harness.mock).world.deliveries.settled();
   const [afterRetry] = harness.records();
   expect(afterRetry!.attempts.map((attempt) => attempt.trigger)).toEqual(['first', 'redelivery', 'retry']);
   // The retry is the spec's second try: the next comes 30 s after it began.
   const retryAt = Date.parse(afterRetry!.attempts[2]!.at);
   expect(retryAt).toBe(firstAt + 15_000);
   expect(afterRetry!.next_attempt_at).toBe(new Date(retryAt + 30_000).toISOString());
-  await mockParts(harness.mock).services.advance(retryAt + 30_000 - mockParts(harness.mock).services.clock.now());
-  await mockParts(harness.mock).services.deliveries.settled();
+  await mockParts(harness.mock).world.advance(retryAt + 30_000 - mockParts(harness.mock).world.clock.now());
+  await mockParts(harness.mock).world.deliveries.settled();
   const later = harness.records()[0]!.attempts.slice(3);
   expect(later.map((attempt) => [attempt.trigger, attempt.at])).toEqual([['retry', new Date(retryAt + 30_000).toISOString()]]);
 });

@@ -77,7 +77,7 @@ test.each([
 ])('an endpoint with auth_type $auth sends $sends on every delivery', async ({ endpoint, header }) => {
   receiver = await startWebhookReceiver();
   harness = startDeliveryHarness({ config: config({ url: receiver.url, ...endpoint }) });
-  mockParts(harness.mock).services.engine.createValidation({ organizationId: 'acme', request: { tin: HAPPY_PARTNERS, country: 'CL' } });
+  mockParts(harness.mock).world.engine.createValidation({ organizationId: 'acme', request: { tin: HAPPY_PARTNERS, country: 'CL' } });
   await harness.mock.drain();
   expect(receiver.received).toHaveLength(harness.emitted.length);
   expect(authorizations(receiver.received)).toEqual([header]);
@@ -86,9 +86,9 @@ test.each([
 test('a rotated secret replaces the old one from the next delivery on, and is shown only by the rotation', async () => {
   receiver = await startWebhookReceiver();
   harness = startDeliveryHarness({ clock: 'manual', config: config({ id: 'whe_rotating', url: receiver.url, auth_type: 'secret', secret: 'whsec_old' }) });
-  mockParts(harness.mock).services.engine.createValidation({ organizationId: 'acme', request: { tin: HAPPY_NO_PARTNERS, country: 'CL' } });
-  mockParts(harness.mock).services.clock.advance(40_000);
-  await mockParts(harness.mock).services.deliveries.settled();
+  mockParts(harness.mock).world.engine.createValidation({ organizationId: 'acme', request: { tin: HAPPY_NO_PARTNERS, country: 'CL' } });
+  mockParts(harness.mock).world.clock.advance(40_000);
+  await mockParts(harness.mock).world.deliveries.settled();
   const before = receiver.received.length;
   expect(before).toBe(2);
 
@@ -110,12 +110,12 @@ test('an oauth endpoint sends the provider token, fetched once with client crede
   const idp = provider([{ status: 200, body: { access_token: 'idp_token_1', token_type: 'Bearer', expires_in: 7200 } }]);
   receiver = await startWebhookReceiver();
   harness = startDeliveryHarness({ config: config({ url: receiver.url, auth_type: 'oauth' }, { oauth: OAUTH }) });
-  mockParts(harness.mock).services.engine.createValidation({ organizationId: 'acme', request: { tin: HAPPY_PARTNERS, country: 'CL' } });
+  mockParts(harness.mock).world.engine.createValidation({ organizationId: 'acme', request: { tin: HAPPY_PARTNERS, country: 'CL' } });
   await harness.mock.drain();
   expect(receiver.received).toHaveLength(harness.emitted.length);
   expect(authorizations(receiver.received)).toEqual(['Bearer idp_token_1']);
   expect(idp.calls()).toBe(1);
-  expect(mockParts(harness.mock).services.deliveries.oauth.fetches).toBe(1);
+  expect(mockParts(harness.mock).world.deliveries.oauth.fetches).toBe(1);
   expect(idp.contentTypes).toEqual(['application/x-www-form-urlencoded']);
   expect(Object.fromEntries(idp.forms[0]!)).toEqual({
     grant_type: 'client_credentials',
@@ -134,17 +134,17 @@ test('an oauth token is fetched anew once its expires_in has passed on the simul
   harness = startDeliveryHarness({ clock: 'manual', config: config({ url: receiver.url, auth_type: 'oauth' }, { oauth: OAUTH }) });
   const play = async () => {
     const from = receiver!.received.length;
-    mockParts(harness!.mock).services.engine.createValidation({ organizationId: 'acme', request: { tin: HAPPY_NO_PARTNERS, country: 'CL' } });
+    mockParts(harness!.mock).world.engine.createValidation({ organizationId: 'acme', request: { tin: HAPPY_NO_PARTNERS, country: 'CL' } });
     await harness!.mock.drain();
     return authorizations(receiver!.received.slice(from));
   };
   expect(await play()).toEqual(['Bearer idp_token_1']); // fetched at 0:25, valid until 2:00:25
-  mockParts(harness.mock).services.clock.advance(7000 * 1000);
+  mockParts(harness.mock).world.clock.advance(7000 * 1000);
   expect(await play()).toEqual(['Bearer idp_token_1']);
-  mockParts(harness.mock).services.clock.advance(200 * 1000);
+  mockParts(harness.mock).world.clock.advance(200 * 1000);
   expect(await play()).toEqual(['Bearer idp_token_2']);
   expect(idp.calls()).toBe(2);
-  expect(mockParts(harness.mock).services.deliveries.oauth.fetches).toBe(2);
+  expect(mockParts(harness.mock).world.deliveries.oauth.fetches).toBe(2);
 });
 
 test('a provider refusing the token gives attempts with error oauth_token_refused, retried until it answers', async () => {
@@ -158,9 +158,9 @@ test('a provider refusing the token gives attempts with error oauth_token_refuse
     clock: 'manual',
     config: config({ url: receiver.url, auth_type: 'oauth', subscribed_events: ['data_source_run_batch.ready'] }, { oauth: OAUTH }),
   });
-  mockParts(harness.mock).services.engine.createValidation({ organizationId: 'acme', request: { tin: HAPPY_NO_PARTNERS, country: 'CL' } });
-  mockParts(harness.mock).services.clock.advance(55_000);
-  await mockParts(harness.mock).services.deliveries.settled();
+  mockParts(harness.mock).world.engine.createValidation({ organizationId: 'acme', request: { tin: HAPPY_NO_PARTNERS, country: 'CL' } });
+  mockParts(harness.mock).world.clock.advance(55_000);
+  await mockParts(harness.mock).world.deliveries.settled();
   let [record] = harness.records();
   expect(record).toMatchObject({
     type: 'data_source_run_batch.ready',
@@ -268,8 +268,8 @@ test('legacy: an https webhook_url with a self-signed certificate is reached wit
       { authorization: 'Bearer test_key_default' },
     );
     expect(created.status).toBe(201);
-    mockParts(harness.mock).services.clock.advance(25_000);
-    await mockParts(harness.mock).services.deliveries.settled();
+    mockParts(harness.mock).world.clock.advance(25_000);
+    await mockParts(harness.mock).world.deliveries.settled();
     const [record] = harness.records();
     if (insecure) expect(record).toMatchObject({ status: 'succeeded', attempts: [{ response_code: 200, error: null }] });
     else

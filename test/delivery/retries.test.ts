@@ -165,8 +165,8 @@ test.each([
   harness.create(HAPPY_NO_PARTNERS);
   for (const ms of [55_000, 15_000]) {
     // Manual clock: an attempt ends after the clock moved, so its retry is scheduled only then.
-    mockParts(harness.mock).services.clock.advance(ms);
-    await mockParts(harness.mock).services.deliveries.settled();
+    mockParts(harness.mock).world.clock.advance(ms);
+    await mockParts(harness.mock).world.deliveries.settled();
   }
   let [record] = harness.records();
   expect(record).toMatchObject({ status: 'pending', attempts: [{ trigger: 'first' }, { trigger: 'retry' }] });
@@ -177,7 +177,7 @@ test.each([
   [record] = harness.records();
   expect(record).toMatchObject({ status: 'expired', next_attempt_at: null });
 
-  mockParts(harness.mock).services.clock.advance(24 * 3600_000);
+  mockParts(harness.mock).world.clock.advance(24 * 3600_000);
   await harness.mock.drain();
   [record] = harness.records();
   expect(record!.status).toBe('expired');
@@ -190,25 +190,25 @@ test.each([
   {
     change: 'disabling',
     withdraw: (h: DeliveryHarness) =>
-      mockParts(h.mock).services.endpoints.update(mockParts(h.mock).services.endpoints.get(mockParts(h.mock).services.registry.defaultId, 'whe_flaky')!, {
+      mockParts(h.mock).world.endpoints.update(mockParts(h.mock).world.endpoints.get(mockParts(h.mock).world.registry.defaultId, 'whe_flaky')!, {
         enabled: false,
       }),
   },
   {
     change: 'deleting',
-    withdraw: (h: DeliveryHarness) => mockParts(h.mock).services.endpoints.remove(mockParts(h.mock).services.registry.defaultId, 'whe_flaky'),
+    withdraw: (h: DeliveryHarness) => mockParts(h.mock).world.endpoints.remove(mockParts(h.mock).world.registry.defaultId, 'whe_flaky'),
   },
 ])('$change the endpoint in the endpoint store itself, not through a route, expires the waiting retry', async ({ withdraw }) => {
   receiver = await startWebhookReceiver({ respond: () => 500 });
   harness = startDeliveryHarness({ clock: 'manual', config: defaultOrganizationWith([{ id: 'whe_flaky', url: receiver.url, subscribed_events: [READY] }]) });
   harness.create(HAPPY_NO_PARTNERS);
-  mockParts(harness.mock).services.clock.advance(55_000);
-  await mockParts(harness.mock).services.deliveries.settled();
+  mockParts(harness.mock).world.clock.advance(55_000);
+  await mockParts(harness.mock).world.deliveries.settled();
   expect(harness.records()[0]!.next_attempt_at).not.toBeNull();
 
   withdraw(harness);
   expect(harness.records()[0]).toMatchObject({ status: 'expired', next_attempt_at: null });
-  mockParts(harness.mock).services.clock.advance(24 * 3600_000);
+  mockParts(harness.mock).world.clock.advance(24 * 3600_000);
   await harness.mock.drain();
   expect(receiver.received).toHaveLength(1);
 });

@@ -193,7 +193,7 @@ test('a connection beyond maxConnections is closed as it is accepted, and the se
     host: '127.0.0.1',
     port: 0,
     tls: null,
-    bodyLimit: mockParts(mock).services.bodyLimit,
+    bodyLimit: mockParts(mock).server.bodyLimit,
     maxConnections: 5,
   });
   const sockets: Socket[] = [];

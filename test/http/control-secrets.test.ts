@@ -50,7 +50,7 @@ test('PATCH settings with {} answers "<set>" for the legacy token and the OAuth 
 
 test('the stored secrets are kept as they were: redaction is only in the answer', async () => {
   await t.json('PATCH', '/_mock/organizations/default/settings', { child_batches_ready: false });
-  const settings = mockParts(t.server).services.registry.settings('default');
+  const settings = mockParts(t.server).world.registry.settings('default');
   expect(settings.legacy_webhook_token).toBe(LEGACY_TOKEN);
   expect(settings.oauth?.client_secret).toBe(IDP_SECRET);
 });
@@ -59,7 +59,7 @@ test('a secret set through PATCH is answered as "<set>" too', async () => {
   const answer = await t.json('PATCH', '/_mock/organizations/bare/settings', { legacy_webhook_token: 'tok_new_9b8a7c6d' });
   expect(answer.json()).toMatchObject({ settings: { legacy_webhook_token: REDACTED_SECRET } });
   expect(answer.text()).not.toContain('tok_new_9b8a7c6d');
-  expect(mockParts(t.server).services.registry.settings('bare').legacy_webhook_token).toBe('tok_new_9b8a7c6d');
+  expect(mockParts(t.server).world.registry.settings('bare').legacy_webhook_token).toBe('tok_new_9b8a7c6d');
 });
 
 test('an organization without secrets answers no secret fields at all', async () => {
@@ -78,7 +78,7 @@ test.each([
   const error = expectApiError(await t.json('PATCH', '/_mock/organizations/default/settings', body), 422, 'validation_failed');
   expect(error.issues).toEqual([expect.objectContaining({ path, code: 'redacted_value' })]);
   expect(error.message).toMatch(/leave the setting out to keep the current one/);
-  const settings = mockParts(t.server).services.registry.settings('default');
+  const settings = mockParts(t.server).world.registry.settings('default');
   expect([settings.legacy_webhook_token, settings.oauth?.client_secret]).toEqual([LEGACY_TOKEN, IDP_SECRET]);
 });
 

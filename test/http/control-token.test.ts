@@ -108,7 +108,7 @@ test('without a control token the control API needs no header', async () => {
   try {
     expect((await open.call('/_mock/clock')).status).toBe(200);
     expect((await open.call('/_mock/reset', { method: 'POST' })).status).toBe(200);
-    expect(mockParts(open.server).services.controlToken).toBeNull();
+    expect(mockParts(open.server).server.controlToken).toBeNull();
   } finally {
     await open.close();
   }

@@ -30,10 +30,10 @@ test('reading a batch 25 hours later does not change what the validation or the 
   expect((await readRequest(requestId)).consolidated_report_url).toBe(issued);
   await t.advance(HOURS_25);
 
-  const version = mockParts(t.server).services.engine.stateVersion;
+  const version = mockParts(t.server).world.engine.stateVersion;
   const refetched = DataSourceRunBatch.parse((await t.get(`/api/v2/data_source_run_batches/${batch.id}`)).json());
   const formation = Formation.parse((await t.get(`/api/v2/entity_validations/${validation.id}/formation`)).json());
-  expect(mockParts(t.server).services.engine.stateVersion).toBe(version);
+  expect(mockParts(t.server).world.engine.stateVersion).toBe(version);
 
   // The re-fetch operations sign for their own instant...
   const now = Date.parse((await t.call('/_mock/clock')).json<{ now: string }>().now);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ScenarioLibrary, ScenarioLibraryError, loadScenarioFile, parseScenarioSource } from '../../src/engine/scenarios';
 import { MAX_SCENARIO_FILE_BYTES } from '../../src/engine/scenarios/load-scenario-file';
-import { DEFAULT_BODY_LIMIT } from '../../src/api/api-services';
+import { DEFAULT_BODY_LIMIT } from '../../src/api/server-settings';
 import { guardedFifo, type GuardedFifo } from '../support/guarded-fifo';
 
 // Regression: a 50 MB scenario file took 32 s and 2.8 GB to load, and a FIFO passed as a scenario

@@ -115,7 +115,7 @@ export function useTestServer(options: ServerOptions | (() => ServerOptions) = {
   const events: EngineEvent[] = [];
   beforeAll(async () => {
     current = await startTestServer(typeof options === 'function' ? options() : options);
-    mockParts(current.server).services.engine.subscribe((event) => events.push(event));
+    mockParts(current.server).world.engine.subscribe((event) => events.push(event));
   });
   afterAll(async () => {
     await current?.close();

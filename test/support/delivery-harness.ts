@@ -39,24 +39,24 @@ export interface DeliveryHarness {
 export function startDeliveryHarness(options: MockOptions = {}): DeliveryHarness {
   const mock = createMock({ clock: 'instant', startTime: DEFAULT_CLOCK_START, ...options });
   const emitted: EngineEvent[] = [];
-  mockParts(mock).services.engine.subscribe((event) => emitted.push(event));
-  const organizationId = mockParts(mock).services.registry.defaultId;
+  mockParts(mock).world.engine.subscribe((event) => emitted.push(event));
+  const organizationId = mockParts(mock).world.registry.defaultId;
   return {
     mock,
     emitted,
     create(tin, extra = {}, scenarioName) {
-      const result = mockParts(mock).services.engine.createValidation({ organizationId, request: { tin, country: 'CL', ...extra }, scenarioName });
+      const result = mockParts(mock).world.engine.createValidation({ organizationId, request: { tin, country: 'CL', ...extra }, scenarioName });
       if (!result.ok) throw new Error(`create ${tin}: ${result.message}`);
       return result.value.id;
     },
     async playToEnd() {
       for (;;) {
         await mock.drain();
-        const state = mockParts(mock).services.engine.organization(organizationId);
+        const state = mockParts(mock).world.engine.organization(organizationId);
         const waiting = [...state.runs.values()].filter((run) => run.waitingForInput !== null);
         if (waiting.length === 0) return;
         for (const run of waiting) {
-          const supplied = mockParts(mock).services.engine.supplyInput(organizationId, run.id);
+          const supplied = mockParts(mock).world.engine.supplyInput(organizationId, run.id);
           if (!supplied.ok) throw new Error(`supply input to ${run.id}: ${supplied.message}`);
         }
       }
@@ -75,7 +75,7 @@ export function startDeliveryHarness(options: MockOptions = {}): DeliveryHarness
       const text = typeof response.body === 'string' ? response.body : Buffer.from(response.body).toString('utf8');
       return { status: response.status, text, json: <T>() => JSON.parse(text) as T };
     },
-    records: () => mockParts(mock).services.deliveries.list(),
+    records: () => mockParts(mock).world.deliveries.list(),
   };
 }
 

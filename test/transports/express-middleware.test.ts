@@ -49,7 +49,7 @@ test('the change stream through the middleware sends notices as they happen and 
   const serverSideClosed = new Promise<void>((resolve) => server.once('connection', (socket: Socket) => socket.once('close', () => resolve())));
   const stream = await openEventStream(base, '/_mock/stream');
   expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
-  expect(mockParts(mock).services.changes.size).toBe(1);
+  expect(mockParts(mock).world.changes.size).toBe(1);
   await fetch(`${base}/api/v2/entity_validations`, {
     method: 'POST',
     headers: { authorization: 'Bearer test_key_default', 'content-type': 'application/json' },
@@ -60,7 +60,7 @@ test('the change stream through the middleware sends notices as they happen and 
   await serverSideClosed;
   // The response's own 'close', which ends the stream, follows the socket's on the next tick.
   await new Promise((resolve) => setImmediate(resolve));
-  expect(mockParts(mock).services.changes.size).toBe(0);
+  expect(mockParts(mock).world.changes.size).toBe(0);
 });
 
 test('through the middleware, an unknown Host is refused (DNS rebinding) and so is a page of another origin on the control API', async () => {
@@ -94,7 +94,7 @@ test('through the middleware too, a change-stream reader past maxStreamReaders g
     streams.push(third);
     expect([third.status, third.headers['retry-after'] !== undefined]).toEqual([503, true]);
     expect(third.received()).toMatch(/"code":"service_unavailable"/);
-    expect(mockParts(capped).services.changes.size).toBe(2);
+    expect(mockParts(capped).world.changes.size).toBe(2);
   } finally {
     for (const stream of streams) stream.close();
     cappedServer.closeAllConnections();

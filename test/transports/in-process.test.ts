@@ -25,8 +25,8 @@ test('fetch reaches the mock in-process through msw, and the clock is driven by 
   expect(created.status).toBe(201);
   const { id } = (await created.json()) as { id: string };
   const types: string[] = [];
-  const unsubscribe = mockParts(mock).services.engine.subscribe((event) => types.push(event.type));
-  mockParts(mock).services.clock.runAll();
+  const unsubscribe = mockParts(mock).world.engine.subscribe((event) => types.push(event.type));
+  mockParts(mock).world.clock.runAll();
   unsubscribe();
   expect(types.at(-1)).toBe('data_source_run_batch.consolidated_report_ready');
   const read = await fetch(`${BASE}/api/v2/entity_validations/${id}`, { headers: auth });
@@ -60,19 +60,19 @@ test('in-process, the change stream lets go of a reader that hangs up: a fetch a
   const hangUp = new AbortController();
   const answer = await fetch(`${BASE}/_mock/stream`, { signal: hangUp.signal });
   expect(answer.headers.get('content-type')).toMatch(/^text\/event-stream/);
-  expect(mockParts(mock).services.changes.size).toBe(1);
+  expect(mockParts(mock).world.changes.size).toBe(1);
   hangUp.abort();
   await expect(answer.text()).rejects.toThrow();
-  expect(mockParts(mock).services.changes.size).toBe(0);
+  expect(mockParts(mock).world.changes.size).toBe(0);
 
   let clockMoved: () => void = () => undefined;
   const heard = new Promise<void>((resolve) => (clockMoved = resolve));
   const stop = await listenForChanges({ url: BASE }, (notice) => notice.kinds.includes('clock') && clockMoved());
-  expect(mockParts(mock).services.changes.size).toBe(1);
+  expect(mockParts(mock).world.changes.size).toBe(1);
   await fetch(`${BASE}/_mock/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds: 1 }) });
   await heard;
   await stop();
-  expect(mockParts(mock).services.changes.size).toBe(0);
+  expect(mockParts(mock).world.changes.size).toBe(0);
 });
 
 test('in-process, a change stream read only later still holds every notice sent meanwhile', async () => {
@@ -83,11 +83,11 @@ test('in-process, a change stream read only later still holds every notice sent 
   // A listener on the feed itself says when each notice has gone out: the test waits for that, not for time.
   const sent: ChangeNotice[] = [];
   let onSent: (() => void) | undefined;
-  const stopWatching = mockParts(mock).services.changes.subscribe((notice) => {
+  const stopWatching = mockParts(mock).world.changes.subscribe((notice) => {
     sent.push(notice);
     onSent?.();
   })!;
-  expect(mockParts(mock).services.changes.size).toBe(2);
+  expect(mockParts(mock).world.changes.size).toBe(2);
   try {
     for (let i = 0; i < 3; i += 1) {
       const clockMoved = new Promise<void>((resolve) => (onSent = () => sent.at(-1)!.kinds.includes('clock') && resolve()));
@@ -108,10 +108,10 @@ test('in-process, a change stream read only later still holds every notice sent 
     text += new TextDecoder().decode(value);
   }
   expect(ids()).toEqual(sent.map((notice) => notice.id));
-  expect(mockParts(mock).services.changes.size).toBe(1);
+  expect(mockParts(mock).world.changes.size).toBe(1);
   hangUp.abort();
   await expect(reader.read()).rejects.toThrow();
-  expect(mockParts(mock).services.changes.size).toBe(0);
+  expect(mockParts(mock).world.changes.size).toBe(0);
 });
 
 test('in-process, the base URL is answered under any name, and a page of another origin still cannot drive the control API', async () => {
@@ -134,7 +134,7 @@ test('in-process too, a change-stream reader past maxStreamReaders gets 503 and 
     const third = await fetch(`${CAPPED}/_mock/stream`, { signal: hangUp.signal });
     expect([third.status, third.headers.get('retry-after') !== null]).toEqual([503, true]);
     expect(await third.json()).toMatchObject({ error: { code: 'service_unavailable', status: 503 } });
-    expect(mockParts(capped).services.changes.size).toBe(2);
+    expect(mockParts(capped).world.changes.size).toBe(2);
   } finally {
     hangUp.abort();
     server.resetHandlers();

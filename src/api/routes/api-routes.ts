@@ -40,7 +40,7 @@ export const apiRoutes: Route[] = [
       },
     },
     handle(context) {
-      const endpoints = context.services.endpoints.list(context.organizationId).map((stored) => stored.endpoint);
+      const endpoints = context.world.endpoints.list(context.organizationId).map((stored) => stored.endpoint);
       return jsonResponse(200, { webhook_endpoints: endpoints });
     },
   },
@@ -61,10 +61,10 @@ export const apiRoutes: Route[] = [
     handle(context) {
       const body = context.json();
       if (body === undefined) throw problems.invalidRequest('The body is empty; send a JSON object with at least tin and country.');
-      const allowHttpWebhooks = context.services.allowHttpWebhooks;
+      const allowHttpWebhooks = context.server.allowHttpWebhooks;
       const fields: EntityValidationCreateFields = checkBody(context, (value) => parseEntityValidationCreate(value, { allowHttpWebhooks }), body);
       const scenarioName = context.request.headers[SCENARIO_HEADER];
-      const result = context.services.engine.createValidation({
+      const result = context.world.engine.createValidation({
         organizationId: context.organizationId,
         request: fields,
         scenarioName: scenarioName?.trim() || undefined,

@@ -21,7 +21,7 @@ export const certificateRoute = {
     errors: ['not_found'],
   },
   handle(context) {
-    const certificate = context.services.certificate;
+    const certificate = context.server.certificate;
     if (certificate === null) throw problems.noCertificate();
     return { status: 200, headers: { 'content-type': 'application/x-pem-file' }, body: certificate };
   },

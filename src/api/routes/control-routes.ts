@@ -87,9 +87,9 @@ export const controlRoutes = [
         status: 'ok',
         version: VERSION,
         imitates: IMITATES,
-        clock: context.services.clock.describe(),
-        retention: { ...context.services.engine.retention(), journal: context.services.journal.retention() },
-        deliveries: { ...context.services.deliveries.retention(), counts: context.services.deliveries.counts() },
+        clock: context.world.clock.describe(),
+        retention: { ...context.world.engine.retention(), journal: context.world.journal.retention() },
+        deliveries: { ...context.world.deliveries.retention(), counts: context.world.deliveries.counts() },
       }),
   },
   {
@@ -105,8 +105,8 @@ export const controlRoutes = [
       answer: { status: 200, description: 'Reset; the clock as it is now.', schema: ResetAnswer },
     },
     handle(context) {
-      context.services.reset();
-      return jsonResponse(200, { status: 'reset', clock: context.services.clock.describe() });
+      context.world.reset();
+      return jsonResponse(200, { status: 'reset', clock: context.world.clock.describe() });
     },
   },
   {
@@ -120,7 +120,7 @@ export const controlRoutes = [
       description: 'Its mode, simulated time now, where it started and what is scheduled.',
       answer: { status: 200, description: 'The clock.', schema: ClockDescription },
     },
-    handle: (context) => jsonResponse(200, context.services.clock.describe()),
+    handle: (context) => jsonResponse(200, context.world.clock.describe()),
   },
   {
     method: 'POST',
@@ -137,7 +137,7 @@ export const controlRoutes = [
     },
     async handle(context) {
       const body = checkBody(context, (value) => parseWith(ClockAdvanceRequest, value), context.json() ?? {});
-      const { clock } = context.services;
+      const { clock } = context.world;
       const ms = Math.round(body.seconds * 1000);
       const limit = clockLimit(clock.startedAt);
       const now = clock.now();
@@ -149,8 +149,8 @@ export const controlRoutes = [
           maxSeconds: Math.max(0, Math.floor((limit - now) / 1000)),
         });
       }
-      const fired = await context.services.advance(ms);
-      return jsonResponse(200, { ...context.services.clock.describe(), fired });
+      const fired = await context.world.advance(ms);
+      return jsonResponse(200, { ...context.world.clock.describe(), fired });
     },
   },
   {
@@ -172,14 +172,14 @@ export const controlRoutes = [
     },
     async handle(context) {
       const body = checkBody(context, (value) => parseWith(ClockRunRequest, value), context.json() ?? {});
-      const { services } = context;
-      const maxWaitMs = body.max_wait_seconds === undefined ? services.maxRunWaitMs : Math.max(1, Math.round(body.max_wait_seconds * 1000));
-      const { settled } = await services.drain({ maxWaitMs });
+      const { world, server } = context;
+      const maxWaitMs = body.max_wait_seconds === undefined ? server.maxRunWaitMs : Math.max(1, Math.round(body.max_wait_seconds * 1000));
+      const { settled } = await world.drain({ maxWaitMs });
       return jsonResponse(200, {
-        ...services.clock.describe(),
-        deliveries: services.deliveries.counts(),
+        ...world.clock.describe(),
+        deliveries: world.deliveries.counts(),
         settled,
-        in_flight: services.deliveries.inFlight(),
+        in_flight: world.deliveries.inFlight(),
         max_wait_seconds: maxWaitMs / 1000,
       });
     },
@@ -202,7 +202,7 @@ export const controlRoutes = [
     },
     handle(context) {
       const id = context.params.id!;
-      const { registry } = context.services;
+      const { registry } = context.world;
       if (!registry.has(id))
         throw problems.unknownOrganization(
           id,
@@ -238,8 +238,8 @@ export const controlRoutes = [
     handle(context) {
       const { query } = context.request;
       const page = readPageQuery(context.request);
-      const budget = new PageBudget(context.services.maxPageBytes);
-      const { events, more } = context.services.emitted.list({
+      const budget = new PageBudget(context.server.maxPageBytes);
+      const { events, more } = context.world.emitted.list({
         organizationId: context.organizationId,
         type: query.get('type') ?? undefined,
         validationId: query.get('entity_validation_id') ?? undefined,
@@ -265,7 +265,7 @@ export const controlRoutes = [
     },
     handle(context) {
       const id = context.params.id!;
-      const settled = context.services.engine.isSettled(context.organizationId, id);
+      const settled = context.world.engine.isSettled(context.organizationId, id);
       if (settled === undefined) throw problems.notFound('entity validation created through the API', id);
       return jsonResponse(200, { entity_validation_id: id, settled });
     },
@@ -287,8 +287,8 @@ export const controlRoutes = [
     handle(context) {
       const { query } = context.request;
       const page = readPageQuery(context.request);
-      const budget = new PageBudget(context.services.maxPageBytes);
-      const { next } = context.services.journal.page({
+      const budget = new PageBudget(context.server.maxPageBytes);
+      const { next } = context.world.journal.page({
         violationsOnly: query.get('violations') === 'true',
         organizationId: query.get('organization_id') ?? undefined,
         after: page.after,
@@ -315,7 +315,7 @@ export const controlRoutes = [
     handle(context) {
       checkBody(context, (value) => parseWith(OrganizationOnlyRequest, value), context.json() ?? {});
       const id = context.params.id!;
-      return jsonResponse(202, unwrap(context.services.engine.revalidate(context.organizationId, id)));
+      return jsonResponse(202, unwrap(context.world.engine.revalidate(context.organizationId, id)));
     },
   },
   {
@@ -335,7 +335,7 @@ export const controlRoutes = [
     handle(context) {
       checkBody(context, (value) => parseWith(OrganizationOnlyRequest, value), context.json() ?? {});
       const id = context.params.id!;
-      unwrap(context.services.engine.supplyInput(context.organizationId, id));
+      unwrap(context.world.engine.supplyInput(context.organizationId, id));
       return jsonResponse(202, { data_source_run_id: id, status: 'input_supplied' });
     },
   },

@@ -48,9 +48,9 @@ export const dashboardRoutes = [
     },
     handle: (context) =>
       jsonResponse(200, {
-        organizations: context.services.registry.list().map((organization) => ({
+        organizations: context.world.registry.list().map((organization) => ({
           id: organization.id,
-          default: organization.id === context.services.registry.defaultId,
+          default: organization.id === context.world.registry.defaultId,
           oauth_configured: organization.settings.oauth !== undefined,
         })),
       }),
@@ -72,8 +72,8 @@ export const dashboardRoutes = [
     },
     handle(context) {
       const page = readPageQuery(context.request);
-      const budget = new PageBudget(context.services.maxPageBytes);
-      const { total, next } = context.services.engine.listValidations(context.organizationId, { before: page.after, limit: page.limit, fits: budget.fits });
+      const budget = new PageBudget(context.server.maxPageBytes);
+      const { total, next } = context.world.engine.listValidations(context.organizationId, { before: page.after, limit: page.limit, fits: budget.fits });
       return budget.answer('validations', { total, next_cursor: encodeCursor(next) });
     },
   },
@@ -94,7 +94,7 @@ export const dashboardRoutes = [
     },
     handle(context) {
       const id = context.params.id!;
-      const tree = context.services.engine.getTree(context.organizationId, id);
+      const tree = context.world.engine.getTree(context.organizationId, id);
       if (tree === undefined) throw problems.notFound('entity validation created through the API', id);
       return jsonResponse(200, tree);
     },
@@ -113,7 +113,7 @@ export const dashboardRoutes = [
       errors: ['service_unavailable'],
     },
     handle(context) {
-      const { changes, clock } = context.services;
+      const { changes, clock } = context.world;
       // Readers never hang up by themselves: past the cap a reader is refused, so they never take every connection (docs/fidelity.md row 101).
       if (changes.full) throw problems.streamReadersFull(changes.size, changes.maxReaders, STREAM_FULL_RETRY_S);
       return {

@@ -30,7 +30,7 @@ const control = { kind: 'control' as const };
 
 function endpointOf(context: RouteContext): StoredEndpoint {
   const id = context.params.id!;
-  const stored = context.services.endpoints.get(context.organizationId, id);
+  const stored = context.world.endpoints.get(context.organizationId, id);
   if (!stored) throw problems.notFound('webhook endpoint', id);
   return stored;
 }
@@ -38,7 +38,7 @@ function endpointOf(context: RouteContext): StoredEndpoint {
 /** An endpoint with OAuth authentication cannot be enabled until OAuth is configured for the organization (spec §3, §7.4). */
 function checkOAuthEnabling(context: RouteContext, endpoint: Pick<WebhookEndpoint, 'enabled' | 'auth_type'>): void {
   if (endpoint.auth_type !== 'oauth' || !endpoint.enabled) return;
-  if (context.services.registry.get(context.organizationId)?.settings.oauth === undefined) {
+  if (context.world.registry.get(context.organizationId)?.settings.oauth === undefined) {
     throw problems.conflict(
       `An endpoint with OAuth authentication cannot be enabled until OAuth is configured for organization ${context.organizationId} (spec §3). Set settings.oauth with PATCH /_mock/organizations/${context.organizationId}/settings, or create the endpoint with "enabled": false.`,
     );
@@ -59,7 +59,7 @@ export const deliveryRoutes = [
       query: OrganizationQuery,
       answer: { status: 200, description: 'The endpoints.', schema: ControlWebhookEndpointList },
     },
-    handle: (context) => jsonResponse(200, { webhook_endpoints: context.services.endpoints.list(context.organizationId).map((stored) => stored.endpoint) }),
+    handle: (context) => jsonResponse(200, { webhook_endpoints: context.world.endpoints.list(context.organizationId).map((stored) => stored.endpoint) }),
   },
   {
     method: 'POST',
@@ -78,7 +78,7 @@ export const deliveryRoutes = [
     handle(context) {
       const body = checkBody(context, (value) => parseWith(WebhookEndpointCreate, value), context.json() ?? {});
       checkOAuthEnabling(context, body);
-      const stored = context.services.endpoints.add(context.organizationId, {
+      const stored = context.world.endpoints.add(context.organizationId, {
         name: body.name,
         url: body.url,
         enabled: body.enabled,
@@ -109,8 +109,8 @@ export const deliveryRoutes = [
       const { organization_id: _organization, ...patch } = checkBody(context, (value) => parseWith(WebhookEndpointPatch, value), context.json() ?? {});
       checkOAuthEnabling(context, { enabled: patch.enabled ?? stored.endpoint.enabled, auth_type: patch.auth_type ?? stored.endpoint.auth_type });
       const becameSecret = patch.auth_type === 'secret' && stored.endpoint.auth_type !== 'secret';
-      context.services.endpoints.update(stored, patch);
-      const secret = becameSecret ? context.services.endpoints.rotateSecret(stored) : undefined;
+      context.world.endpoints.update(stored, patch);
+      const secret = becameSecret ? context.world.endpoints.rotateSecret(stored) : undefined;
       return jsonResponse(200, { webhook_endpoint: stored.endpoint, ...(secret === undefined ? {} : { secret }) });
     },
   },
@@ -129,7 +129,7 @@ export const deliveryRoutes = [
     },
     handle(context) {
       const stored = endpointOf(context);
-      context.services.endpoints.remove(context.organizationId, stored.endpoint.id);
+      context.world.endpoints.remove(context.organizationId, stored.endpoint.id);
       return { status: 204, headers: {}, body: '' };
     },
   },
@@ -155,7 +155,7 @@ export const deliveryRoutes = [
         );
       }
       const body = checkBody(context, (value) => parseWith(WebhookEndpointSecretRequest, value), context.json() ?? {});
-      return jsonResponse(201, { webhook_endpoint: stored.endpoint, secret: context.services.endpoints.rotateSecret(stored, body.secret) });
+      return jsonResponse(201, { webhook_endpoint: stored.endpoint, secret: context.world.endpoints.rotateSecret(stored, body.secret) });
     },
   },
   {
@@ -182,8 +182,8 @@ export const deliveryRoutes = [
           [{ path: '$query.order', code: 'invalid_value', message: `must be oldest or newest, got ${JSON.stringify(order)}` }],
           'query',
         );
-      const budget = new PageBudget(context.services.maxPageBytes);
-      const { next } = context.services.deliveries.page({
+      const budget = new PageBudget(context.server.maxPageBytes);
+      const { next } = context.world.deliveries.page({
         newestFirst: order === 'newest',
         organizationId: context.organizationId,
         type: value('type'),
@@ -195,7 +195,7 @@ export const deliveryRoutes = [
         limit: page.limit,
         fits: budget.fits,
       });
-      return budget.answer('events', { counts: context.services.deliveries.counts(), next_cursor: encodeCursor(next) });
+      return budget.answer('events', { counts: context.world.deliveries.counts(), next_cursor: encodeCursor(next) });
     },
   },
   {
@@ -212,7 +212,7 @@ export const deliveryRoutes = [
       answer: { status: 200, description: 'The delivery record.', schema: DeliveryEvent },
     },
     handle(context) {
-      const event = context.services.deliveries.get(context.organizationId, context.params.id!);
+      const event = context.world.deliveries.get(context.organizationId, context.params.id!);
       if (!event) throw problems.notFound('delivery event', context.params.id!);
       return jsonResponse(200, event);
     },
@@ -232,7 +232,7 @@ export const deliveryRoutes = [
     },
     async handle(context) {
       checkBody(context, (value) => parseWith(OrganizationOnlyRequest, value), context.json() ?? {});
-      const event = await context.services.deliveries.redeliver(context.organizationId, context.params.id!);
+      const event = await context.world.deliveries.redeliver(context.organizationId, context.params.id!);
       if (!event) throw problems.notFound('delivery event', context.params.id!);
       return jsonResponse(200, event);
     },
@@ -248,7 +248,7 @@ export const deliveryRoutes = [
       description: 'Each with its id and how many times it applied.',
       answer: { status: 200, description: 'The faults.', schema: FaultList },
     },
-    handle: (context) => jsonResponse(200, { faults: context.services.faults.list() }),
+    handle: (context) => jsonResponse(200, { faults: context.world.faults.list() }),
   },
   {
     method: 'POST',
@@ -265,7 +265,7 @@ export const deliveryRoutes = [
     },
     handle(context) {
       const body = checkBody(context, (value) => parseWith(FaultRequest, value), context.json());
-      return jsonResponse(201, context.services.faults.add(body));
+      return jsonResponse(201, context.world.faults.add(body));
     },
   },
   {
@@ -280,7 +280,7 @@ export const deliveryRoutes = [
       answer: { status: 204, description: 'No fault is left.' },
     },
     handle(context) {
-      context.services.faults.clear();
+      context.world.faults.clear();
       return { status: 204, headers: {}, body: '' };
     },
   },

@@ -61,7 +61,7 @@ export const extensionRoutes: Route[] = [
     },
     handle(context) {
       const id = context.params.id!;
-      const { engine } = context.services;
+      const { engine } = context.world;
       unwrap(engine.generateConsolidatedReport(context.organizationId, id));
       return jsonResponse(202, engine.getBatch(context.organizationId, id));
     },
@@ -81,9 +81,9 @@ export const extensionRoutes: Route[] = [
     },
     handle(context) {
       const id = context.params.id!;
-      const formation = context.services.engine.getFormation(context.organizationId, id);
+      const formation = context.world.engine.getFormation(context.organizationId, id);
       if (!formation) {
-        if (!context.services.engine.getValidation(context.organizationId, id)) throw problems.notFound('entity validation', id);
+        if (!context.world.engine.getValidation(context.organizationId, id)) throw problems.notFound('entity validation', id);
         throw problems.notFound('formation of entity validation', id);
       }
       return jsonResponse(200, formation);
@@ -107,7 +107,7 @@ export const extensionRoutes: Route[] = [
     handle(context) {
       const id = context.params.id!;
       const body = checkBody(context, (value) => parseWith(StakeholdersCreateRequest, value), context.json());
-      const validation = unwrap(context.services.engine.addStakeholders(context.organizationId, id, body.stakeholders));
+      const validation = unwrap(context.world.engine.addStakeholders(context.organizationId, id, body.stakeholders));
       return jsonResponse(201, validation);
     },
   },

@@ -24,7 +24,7 @@ export const fileRoutes: Route[] = Object.entries(FOLDERS).map(([folder, kind]) 
   async handle(context) {
     const file = context.params.file!;
     const organizationId = context.params.organization!;
-    const { signer, clock, engine } = context.services;
+    const { signer, clock, engine } = context.world;
     const check = signer.check(context.request.path, context.request.query.get('expires'), context.request.query.get('signature'), clock.now());
     if (!check.ok) {
       if (check.reason === 'expired') throw problems.urlExpired(new Date(check.expiredAt!).toISOString());

@@ -44,9 +44,9 @@ function requestAction<const P extends string, S extends ZodType>(
     handle(context) {
       const id = context.params.id!;
       const body = checkBody(context, (value) => parseWith(schema, value), context.json() ?? {});
-      const flow = unwrap(context.services.engine.informationRequestFlow(context.organizationId, id));
+      const flow = unwrap(context.world.engine.informationRequestFlow(context.organizationId, id));
       unwrap(act(flow, body));
-      return jsonResponse(202, context.services.engine.getInformationRequest(context.organizationId, id));
+      return jsonResponse(202, context.world.engine.getInformationRequest(context.organizationId, id));
     },
   } as const satisfies Route;
 }

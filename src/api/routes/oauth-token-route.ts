@@ -40,7 +40,7 @@ export const oauthTokenRoute: Route = {
     const credentials =
       basic ?? (body.client_id !== undefined && body.client_secret !== undefined ? { id: body.client_id, secret: body.client_secret } : undefined);
     if (!credentials) throw problems.noClientAuthentication();
-    const { registry, tokens, clock } = context.services;
+    const { registry, tokens, clock } = context.world;
     const client = registry.authenticateClient(credentials.id, credentials.secret);
     if (!client) throw problems.invalidClient();
     // An empty scope is read as no scope at all: the client's configured scopes.

@@ -6,7 +6,7 @@ import type { Route } from '../router';
 /** One document's text, from the mock's own {@link DocumentTexts} (src/openapi/document-texts.ts). */
 function answer(context: RouteContext, which: 'api' | 'control', format: 'json' | 'yaml'): CoreResponse {
   const type = format === 'json' ? 'application/json; charset=utf-8' : 'application/yaml; charset=utf-8';
-  return { status: 200, headers: { 'content-type': type }, body: context.services.documents(which, format) };
+  return { status: 200, headers: { 'content-type': type }, body: context.server.documents(which, format) };
 }
 
 /** `GET /openapi.json` and `/openapi.yaml`: the API's document. */

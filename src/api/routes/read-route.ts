@@ -37,11 +37,11 @@ export function readRoute(options: ReadRouteOptions): Route {
     document: options.document,
     handle(context) {
       const id = context.params.id!;
-      const { answers } = context.services;
+      const { answers } = context.world;
       const key = `${options.operation}\u0000${context.organizationId}\u0000${id}`;
       const cached = options.pure ? answers.get(key, context.stateVersion) : undefined;
       if (cached !== undefined) return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, body: cached };
-      const resource = options.read(context.services.engine, context.organizationId, id);
+      const resource = options.read(context.world.engine, context.organizationId, id);
       if (resource === undefined) throw problems.notFound(options.what, id);
       const answer = jsonResponse(200, resource);
       if (options.pure) answers.set(key, context.stateVersion, answer.body as string);

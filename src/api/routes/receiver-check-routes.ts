@@ -27,7 +27,8 @@ export const receiverCheckRoutes = [
     },
     async handle(context) {
       const body = checkBody(context, (value) => parseWith(ReceiverCheckRequest, value), context.json());
-      const { endpoints, receiverChecks, probeTransport, clock } = context.services;
+      const { endpoints, receiverChecks, clock } = context.world;
+      const { probeTransport } = context.server;
       const stored = endpoints.get(context.organizationId, body.endpoint_id);
       if (!stored) throw problems.notFound('webhook endpoint', body.endpoint_id);
       const { endpoint } = stored;
@@ -61,6 +62,6 @@ export const receiverCheckRoutes = [
       query: OrganizationQuery,
       answer: { status: 200, description: 'The checks.', schema: EndpointReceiverCheckList },
     },
-    handle: (context) => jsonResponse(200, { receiver_checks: context.services.receiverChecks.list(context.organizationId) }),
+    handle: (context) => jsonResponse(200, { receiver_checks: context.world.receiverChecks.list(context.organizationId) }),
   },
 ] as const satisfies readonly Route[];

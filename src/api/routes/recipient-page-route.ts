@@ -40,7 +40,7 @@ const recipientPageRoute: Route = {
   forPeople: true,
   handle(context) {
     const id = context.params.id!;
-    const found = context.services.engine.locateInformationRequest(id);
+    const found = context.world.engine.locateInformationRequest(id);
     if (!found) throw problems.notFound('information request', id);
     const { request, organizationId } = found;
     const rows = request.requestable_items
@@ -78,7 +78,7 @@ const recipientSubmitRoute: Route = {
   forPeople: true,
   handle(context) {
     const id = context.params.id!;
-    const { engine } = context.services;
+    const { engine } = context.world;
     const found = engine.locateInformationRequest(id);
     if (!found) throw problems.notFound('information request', id);
     unwrap(unwrap(engine.informationRequestFlow(found.organizationId, id)).submit('all'));

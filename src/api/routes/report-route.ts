@@ -1,5 +1,5 @@
 import { REPORT_FORMATS, REPORT_MEDIA_TYPES, buildContractReport, renderReport, type ReportFormat } from '../../contract';
-import type { ApiServices } from '../api-services';
+import type { World } from '../../world/world';
 import { DOCUMENTED_API_OPERATIONS } from './api-operations';
 import { ContractReport, ReportQuery, z } from '../../schemas';
 import { problems } from '../api-problem';
@@ -41,12 +41,12 @@ export const reportRoute = {
     return {
       status: 200,
       headers: { 'content-type': REPORT_MEDIA_TYPES[format] },
-      body: renderReport(contractReportOf(context.services), format, context.services.clock.nowDate()),
+      body: renderReport(contractReportOf(context.world), format, context.world.clock.nowDate()),
     };
   },
 } as const satisfies Route;
 
 /** The contract report of what one mock has seen so far (`GET /_mock/report`, `serve --report`). */
-export function contractReportOf(services: ApiServices): ContractReport {
-  return buildContractReport({ ...services, operations: DOCUMENTED_API_OPERATIONS });
+export function contractReportOf(world: World): ContractReport {
+  return buildContractReport({ ...world, operations: DOCUMENTED_API_OPERATIONS });
 }

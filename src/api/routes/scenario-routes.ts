@@ -36,7 +36,7 @@ export const scenarioRoutes = [
         'Built in, from `--scenarios` directories, and added at run time; a create call with one of its TINs (or `X-Mock-Scenario: <name>`) plays it.',
       answer: { status: 200, description: 'The scenarios.', schema: ScenarioList },
     },
-    handle: (context) => jsonResponse(200, { scenarios: context.services.scenarios.list().map(summary) }),
+    handle: (context) => jsonResponse(200, { scenarios: context.world.scenarios.list().map(summary) }),
   },
   {
     method: 'POST',
@@ -78,9 +78,9 @@ export const scenarioRoutes = [
       // scenario cannot store an information sheet or records that later break every read.
       const tooDeep = jsonDepthIssue(parsed.value);
       if (tooDeep !== undefined) throw problems.validationFailed([tooDeep], 'scenario');
-      const result = context.services.scenarios.add(parsed.value, SOURCE);
+      const result = context.world.scenarios.add(parsed.value, SOURCE);
       if (!result.ok) throw problems.scenarioConflict(result.issues);
-      const added = context.services.scenarios.list().find((candidate) => candidate.name === parsed.value.name)!;
+      const added = context.world.scenarios.list().find((candidate) => candidate.name === parsed.value.name)!;
       return jsonResponse(201, summary(added));
     },
   },
@@ -99,7 +99,7 @@ export const scenarioRoutes = [
     },
     handle(context) {
       const name = context.params.name!;
-      const library = context.services.scenarios;
+      const library = context.world.scenarios;
       const outcome = library.remove(name);
       if (outcome === 'not_found') throw problems.unknownScenarioName(name, [...library.scenarioNames()]);
       if (outcome === 'not_removable')

@@ -1,5 +1,4 @@
 import type { JournalEntry } from '../schemas';
-import type { World } from '../world/world';
 import type { BrowserGuard } from './browser-guard';
 import type { Pacer } from './pacer';
 
@@ -11,8 +10,8 @@ export type DocumentTexts = (which: 'api' | 'control', format: 'json' | 'yaml') 
 /** Largest request body accepted (docs/fidelity.md row 26). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-/** Everything the API's routes use: one world and the server's settings; made by `createMock`. */
-export interface ApiServices extends World {
+/** The server's settings the API's routes read beside their world; made by `createMock`. */
+export interface ServerSettings {
   /** How probes reach receivers, as deliveries do (`--insecure-webhook-tls`, the delivery timeout). */
   probeTransport: { timeoutMs: number; insecureTls: boolean };
   /** Accept plain-http legacy `webhook_url`s (`--allow-http-webhooks`), for local receivers. */
