@@ -21,6 +21,23 @@ export default tseslint.config(
     },
   },
   {
+    // Nothing is module-global (CONTRIBUTING.md rule 2): state lives in the world that owns it, made by createWorld.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Program > VariableDeclaration[kind!='const']",
+          message: 'No module-level mutable state: keep it in the world (src/world/world.ts) or in the object that owns it.',
+        },
+        {
+          selector: "ExportNamedDeclaration > VariableDeclaration[kind!='const']",
+          message: 'No module-level mutable state: keep it in the world (src/world/world.ts) or in the object that owns it.',
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON documents whose shape is what they assert; typing each one first would only restate the assertion.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

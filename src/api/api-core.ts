@@ -54,7 +54,7 @@ const RESET = Symbol('reset connection');
 
 /** Every route of bvs-mock: the spec's API, its extensions, files, the control API and the document. */
 export function allRoutes(): Route[] {
-  return [...apiOperations, ...fileRoutes, ...recipientPageRoutes, ...dashboardPageRoutes, ...apiDocumentRoutes(), ...controlOperations()];
+  return [...apiOperations, ...fileRoutes, ...recipientPageRoutes, ...dashboardPageRoutes(), ...apiDocumentRoutes(), ...controlOperations()];
 }
 
 /**

@@ -27,14 +27,11 @@ const SOURCES = ['happy-partners', 'cl-formation', 'information-request', 'large
 /** The seed of the probe payloads: fixed, so two checks of the same receiver send the same bytes. */
 const PROBE_SEED = 0x0b5e;
 
-let cached: ProbePayloads | undefined;
-
 /**
  * Plays the source scenarios on an instant clock of its own (no endpoint, nothing delivered) and keeps the
  * bodies the engine emitted: the probes send what bvs-mock sends, not hand-written fixtures.
  */
 export async function probePayloads(): Promise<ProbePayloads> {
-  if (cached) return cached;
   // A manual clock of its own, run to the end of each play: nothing is delivered, so nothing is waited for.
   const clock = createClock({ mode: 'manual', start: Date.parse('2026-01-15T10:00:00Z') });
   const registry = new OrganizationRegistry(BvsMockConfig.parse({}));
@@ -77,13 +74,12 @@ export async function probePayloads(): Promise<ProbePayloads> {
     if (!found) throw new Error(`bvs-mock: the probe scenarios emitted no ${type}`);
     return found;
   };
-  cached = {
+  return {
     byType,
     partialReady: find(happyPartners, 'data_source_run_batch.ready'),
     happyPartners,
     largeTree: { ready: find(large, 'data_source_run_batch.ready'), childBatchesReady: find(large, 'data_source_run_batch.child_batches_ready') },
   };
-  return cached;
 }
 
 const ID_PATTERN = new RegExp(`^(${Object.values(ID_PREFIXES).join('|')})_([A-Za-z0-9_-]{1,64})$`);

@@ -1,4 +1,5 @@
 import type { EndpointReceiverCheck } from '../schemas';
+import { probePayloads, type ProbePayloads } from './probe-payloads';
 
 /** Receiver checks kept, the newest: enough for a test run's report, bounded for a mock left running. */
 const MAX_RECEIVER_CHECKS = 50;
@@ -11,6 +12,14 @@ export class ReceiverCheckStore {
   private checks: EndpointReceiverCheck[] = [];
   private counter = 0;
   private generation = 0;
+  /** The probe payloads, played once for this world's checks (the same bytes every time; a reset keeps them). */
+  private played: Promise<ProbePayloads> | undefined;
+
+  /** The probe payloads of this world's checks, played on first use. */
+  payloads(): Promise<ProbePayloads> {
+    this.played ??= probePayloads();
+    return this.played;
+  }
 
   /** The state a check starts in; hand it back to {@link add}. */
   begin(): number {

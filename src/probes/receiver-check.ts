@@ -11,6 +11,8 @@ export type ReceiverAuth = { kind: 'none' } | { kind: 'secret'; value: string } 
 export interface ReceiverCheckOptions {
   /** The receiver's URL, as its endpoint is configured. */
   url: string;
+  /** The payloads the probes send, when the caller keeps them between checks (a world does); default: played now. */
+  payloads?: () => Promise<ProbePayloads>;
   /** How its endpoint authenticates deliveries: none, the endpoint secret, or the legacy token. */
   auth: ReceiverAuth;
   /** Real milliseconds a probe waits for an answer; default 10 s, as a delivery does. */
@@ -93,7 +95,7 @@ export async function runReceiverCheck(options: ReachingReceiverCheckOptions): P
   if (!target.ok) throw new ReceiverUrlError(target);
   const url = target.url;
   const refusedAddresses = options.reach === 'control' ? metadataAddresses() : undefined;
-  const payloads = await probePayloads();
+  const payloads = await (options.payloads ?? probePayloads)();
   const probes = battery(payloads, options.auth);
   const results: ReceiverCheckResult[] = [];
   for (const [index, probe] of probes.entries()) {

@@ -44,7 +44,7 @@ export const receiverCheckRoutes = [
       // Loaded when used: the probes play scenarios on a mock of their own.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { runReceiverCheck } = require('../../probes/receiver-check') as typeof import('../../probes/receiver-check');
-      const report = await runReceiverCheck({ url: endpoint.url, auth, reach: 'control', ...probeTransport });
+      const report = await runReceiverCheck({ url: endpoint.url, auth, reach: 'control', payloads: () => receiverChecks.payloads(), ...probeTransport });
       const kept = receiverChecks.add({ organization_id: context.organizationId, endpoint_id: endpoint.id, checked_at: clock.iso(), report }, generation);
       return jsonResponse(201, kept);
     },

@@ -2,16 +2,15 @@ import type { Faker, LocaleDefinition } from '@faker-js/faker';
 import { seedFromText } from './seed-from-text';
 
 type FakerModule = typeof import('@faker-js/faker');
-let fakerModule: FakerModule | undefined;
 
 /**
  * faker is loaded with the first generated tree, not at start: loading it takes
  * a fifth of a second, and a server playing only scripted scenarios never needs it.
  */
 function faker(): FakerModule {
+  // node's module cache loads it once.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  fakerModule ??= require('@faker-js/faker') as FakerModule;
-  return fakerModule;
+  return require('@faker-js/faker') as FakerModule;
 }
 
 /** Spanish-speaking Latin America: names and companies read as Spanish there. */
