@@ -44,8 +44,10 @@ export function readRoute(options: ReadRouteOptions): Route {
       const resource = options.read(context.world.engine, context.organizationId, id);
       if (resource === undefined) throw problems.notFound(options.what, id);
       const answer = jsonResponse(200, resource);
-      if (options.pure) answers.set(key, context.stateVersion, answer.body as string);
-      return answer;
+      if (!options.pure) return answer;
+      const body = Buffer.from(answer.body as string);
+      answers.set(key, context.stateVersion, body);
+      return { ...answer, body };
     },
   };
 }
