@@ -49,6 +49,9 @@ const CONTRACT_ERRORS: ReadonlyMap<string, string> = new Map([
   ['insufficient_scope', '$headers["authorization"]'],
 ]);
 
+/** Credentials whose digests one core keeps: more than a test suite's clients and tokens, bounded for a fuzzer. */
+const MAX_CREDENTIAL_IDS = 1_024;
+
 /** Thrown inside the pipeline to end a request with a reset connection (the `api_reset` fault). */
 const RESET = Symbol('reset connection');
 
@@ -68,6 +71,18 @@ export function createApiCore(server: ServerSettings, world: World): ApiCore {
   let counter = 0;
   /** Requests that may have changed state (every route that is not `pure`). */
   let writes = 0;
+  /** The client observer's name for a credential (a digest, never the credential), computed once per credential. */
+  const credentialIds = new Map<string, string>();
+  const credentialId = (bearer: string): string => {
+    let id = credentialIds.get(bearer);
+    if (id === undefined) {
+      id = createHash('sha256').update(bearer).digest('hex').slice(0, 16);
+      // Bounded: a client minting a token per request (or a fuzzer) cannot grow it past this.
+      if (credentialIds.size >= MAX_CREDENTIAL_IDS) credentialIds.clear();
+      credentialIds.set(bearer, id);
+    }
+    return id;
+  };
 
   return {
     bodyLimit: server.bodyLimit,
@@ -182,7 +197,7 @@ export function createApiCore(server: ServerSettings, world: World): ApiCore {
           method: request.method,
           path: request.path,
           organizationId: context?.callerOrganizationId ?? caller,
-          credential: bearer === undefined ? null : createHash('sha256').update(bearer).digest('hex').slice(0, 16),
+          credential: bearer === undefined ? null : credentialId(bearer),
           status: response.status,
           fault: injected,
           retryAfterS,
