@@ -54,3 +54,21 @@ test('no unit test starts the command line, a browser, npm, podman or another pr
 test('every exception still starts what it is excused for', () => {
   for (const file of Object.keys(UNIT_EXCEPTIONS)) expect(readFileSync(join(ROOT, file), 'utf8')).toMatch(CHILD_PROCESS);
 });
+
+/** How a test bounds real time from above, as test files have written it. */
+const WALL_CLOCK_BOUND = /expect\(\s*(?:(?:Date|performance)\.now\(\)\s*-\s*\w+|\w+\.ms)\s*\)\s*\.toBeLessThan(?:OrEqual)?\(/;
+
+it('no test asserts an upper bound on wall-clock time: a busy CI machine would fail it, so tests await the thing itself', () => {
+  // This file itself writes the forbidden forms as examples below.
+  const bounded = testFiles(join(ROOT, 'test')).filter(
+    (file) => file !== 'test/tiers.test.ts' && WALL_CLOCK_BOUND.test(readFileSync(join(ROOT, file), 'utf8')),
+  );
+  expect(bounded).toEqual([]);
+});
+
+it('the wall-clock check recognises the bounds it forbids', () => {
+  expect(WALL_CLOCK_BOUND.test('expect(Date.now() - started).toBeLessThan(1_000);')).toBe(true);
+  expect(WALL_CLOCK_BOUND.test('expect(performance.now() - t0).toBeLessThanOrEqual(5);')).toBe(true);
+  expect(WALL_CLOCK_BOUND.test('expect(run.ms).toBeLessThan(8_000);')).toBe(true);
+  expect(WALL_CLOCK_BOUND.test('expect(started).toBeLessThanOrEqual(after);')).toBe(false);
+});

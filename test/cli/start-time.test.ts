@@ -129,10 +129,16 @@ test('BVS_MOCK_START_TIME with a bad value stops start-up naming the variable, t
 });
 
 test('createMock starts at the wall clock by default, at the fixed instant with a seed, and at startTime when given', () => {
-  const mocks = [createMock({ clock: 'manual' }), createMock({ clock: 'manual', seed: 3 }), createMock({ clock: 'manual', startTime: '2027-03-04' })];
+  const wallNow = () => Date.parse('2026-11-25T18:30:15.750Z');
+  const mocks = [
+    createMock({ clock: 'manual', wallClock: { wallNow } }),
+    createMock({ clock: 'manual', seed: 3 }),
+    createMock({ clock: 'manual', startTime: '2027-03-04' }),
+  ];
   try {
     const [unseeded, seeded, chosen] = mocks.map((mock) => mockParts(mock).world.clock.describe().started_at);
-    expect(Math.abs(Date.parse(unseeded!) - Date.now())).toBeLessThan(5 * SECOND);
+    // The wall clock at start, rounded down to the whole second (docs/fidelity.md row 72).
+    expect(unseeded).toBe('2026-11-25T18:30:15.000Z');
     expect(seeded).toBe(DEFAULT_CLOCK_START);
     expect(chosen).toBe('2027-03-04T00:00:00.000Z');
   } finally {

