@@ -11,8 +11,6 @@ export type ReceiverAuth = { kind: 'none' } | { kind: 'secret'; value: string } 
 export interface ReceiverCheckOptions {
   /** The receiver's URL, as its endpoint is configured. */
   url: string;
-  /** The payloads the probes send, when the caller keeps them between checks (a world does); default: played now. */
-  payloads?: () => Promise<ProbePayloads>;
   /** How its endpoint authenticates deliveries: none, the endpoint secret, or the legacy token. */
   auth: ReceiverAuth;
   /** Real milliseconds a probe waits for an answer; default 10 s, as a delivery does. */
@@ -24,6 +22,8 @@ export interface ReceiverCheckOptions {
 /** {@link ReceiverCheckOptions} with who asked for the check, which decides what it may reach (docs/fidelity.md row 106). */
 export interface ReachingReceiverCheckOptions extends ReceiverCheckOptions {
   reach: ReceiverReach;
+  /** The payloads the probes send, when the caller keeps them between checks (a world does); default: played now. */
+  payloads?: () => Promise<ProbePayloads>;
 }
 
 /**
