@@ -1,3 +1,4 @@
+import { systemTime } from '../wall';
 import type { SimulatedClock } from '../clock';
 import type { OrganizationRegistry } from '../config';
 import type { EngineEvent, IdSource } from '../engine';
@@ -36,6 +37,8 @@ export type { ReceiverFindings };
 /** Options of {@link Deliveries}. */
 export interface DeliveriesOptions {
   clock: SimulatedClock;
+  /** The wall clock attempts' real times are read from; default the machine's. */
+  wallNow?: () => number;
   ids: IdSource;
   endpoints: WebhookEndpointStore;
   registry: OrganizationRegistry;
@@ -101,6 +104,7 @@ export class Deliveries {
         'maxPendingPerReceiver (--max-pending-per-receiver)',
         options.maxPendingPerReceiver ?? DEFAULT_MAX_PENDING_PER_RECEIVER,
       ),
+      wallNow: options.wallNow ?? systemTime.wallNow,
     });
     this.auth = new OutboundAuth({ clock: options.clock, endpoints: options.endpoints, registry: options.registry, timeoutMs, insecureTls });
     this.oauth = this.auth.oauth;

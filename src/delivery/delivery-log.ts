@@ -1,4 +1,3 @@
-import { systemTime } from '../wall';
 import type { EngineEvent } from '../engine';
 import type { DeliveryAttempt, DeliveryEvent, DeliveryStatus, ReceiverFindings } from '../schemas';
 import { laneOf, renderDelivery, type DeliveryRecord, type DeliveryTarget } from './delivery-record';
@@ -32,6 +31,8 @@ export interface DeliveryLogLimits {
   maxRecords: number;
   /** Deliveries one receiver may have pending; one more fails at once (docs/fidelity.md row 99). */
   maxPendingPerReceiver: number;
+  /** The wall clock an attempt's `real_at` is read from (the world's, so a test may inject it). */
+  wallNow: () => number;
 }
 
 /** What a new record is made of: the event, where it goes, and the body as sent. */
@@ -128,7 +129,7 @@ export class DeliveryLog {
     const attempt: DeliveryAttempt = {
       number: record.attempts.length + 1,
       at,
-      real_at: new Date(systemTime.wallNow()).toISOString(),
+      real_at: new Date(this.limits.wallNow()).toISOString(),
       response_code: result.status,
       response_body: result.body,
       duration_ms: result.durationMs,

@@ -159,6 +159,7 @@ export function createWorld(options: WorldOptions): World {
   const changes = new ChangeFeed(() => clock.iso(), options.maxStreamReaders);
   const deliveries = new Deliveries({
     clock,
+    wallNow: options.wallClock.wallNow,
     ids,
     endpoints,
     registry,

@@ -54,8 +54,11 @@ const TARGET: DeliveryTarget = { model: 'endpoint', endpointId: 'we_1', url: 'ht
 
 const EVENT = { type: 'data_source_run_batch.ready', organizationId: 'org_1', validationId: 'evl_1', resourceId: 'evl_1' } as const;
 
-function logWith(count: number, limits = { maxRecords: 100, maxPendingPerReceiver: 100 }) {
-  const log = new DeliveryLog(limits);
+/** The wall clock the logs of these tests read: a fixed instant, so what an attempt records is known. */
+const WALL_NOW = Date.parse('2026-11-25T18:30:00.250Z');
+
+function logWith(count: number, limits: { maxRecords: number; maxPendingPerReceiver: number } = { maxRecords: 100, maxPendingPerReceiver: 100 }) {
+  const log = new DeliveryLog({ ...limits, wallNow: () => WALL_NOW });
   const records = Array.from({ length: count }, (_, index) =>
     log.create({
       id: `evt_${index + 1}`,
@@ -98,4 +101,10 @@ test('a record that ended and then succeeded carries no reason', () => {
   log.end(record, { status: 'failed', reason: 'retries_exhausted' });
   log.end(record, { status: 'succeeded', reason: null });
   expect({ status: record.status, reason: record.reason }).toEqual({ status: 'succeeded', reason: null });
+});
+
+test('an attempt records its real time from the wall clock the log was given, beside its simulated time', () => {
+  const { log, records } = logWith(1);
+  const attempt = log.recordAttempt(records[0]!.record, 'first', '2026-01-15T10:00:00.000Z', { status: 200, body: 'ok', durationMs: 3, error: null });
+  expect({ at: attempt.at, real_at: attempt.real_at }).toEqual({ at: '2026-01-15T10:00:00.000Z', real_at: '2026-11-25T18:30:00.250Z' });
 });
