@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiCore } from '../api/api-core';
-import { answerNodeRequest } from './node-server';
+import { answerNodeRequest } from './answer-node-request';
 
 /**
  * A connect-style middleware, as express mounts it. Written out here so bvs-mock's types need no

@@ -178,7 +178,7 @@ test('BVS_MOCK_HTTP=true serves plain HTTP', async () => {
 });
 
 // Finding: commander sets a boolean option whenever its variable is defined, whatever its value
-// (serve-command.ts), so BVS_MOCK_HTTP=false (and BVS_MOCK_STRICT=false) turn the option on.
+// (serve-flags.ts), so BVS_MOCK_HTTP=false (and BVS_MOCK_STRICT=false) turn the option on.
 test('BVS_MOCK_HTTP=false keeps HTTPS', async () => {
   const served = serve(['--port', '0'], { BVS_MOCK_HTTP: 'false' });
   expect(urlOf(await served.banner).protocol).toBe('https:');
