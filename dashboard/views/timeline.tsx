@@ -1,5 +1,5 @@
 import type { DeliveryEvent } from '../../src/schemas/delivery';
-import type { EmittedEvent } from '../../src/schemas/control-answers';
+import type { EmittedEvent } from '../../src/schemas/delivery-answers';
 import { Badge, Instant, offset } from '../components';
 
 /** The resource family of an event type: one lane of the timeline each. */

@@ -2,7 +2,7 @@ import type { ControlClient } from '../../src/client/control-client';
 import type { ValidationTree } from '../../src/schemas/dashboard-answers';
 import type { DataSourceRunBatch } from '../../src/schemas/data-source-run-batch';
 import type { DeliveryEvent } from '../../src/schemas/delivery';
-import type { EmittedEvent } from '../../src/schemas/control-answers';
+import type { EmittedEvent } from '../../src/schemas/delivery-answers';
 import { useControl } from '../api';
 import { Badge, ErrorNote, Instant, Loading, Panel, offset } from '../components';
 import { useLoad } from '../use-load';

@@ -17,7 +17,7 @@ export interface ContractReportSources {
   observer: { list(): ClientBehaviourFinding[] };
 }
 
-/** The contract report of a run so far (`GET /_mock/report`, docs/design.md user 3); its schema: src/schemas/control-answers.ts. */
+/** The contract report of a run so far (`GET /_mock/report`, docs/design.md user 3); its schema: src/schemas/report-answers.ts. */
 export type { ContractReport };
 
 /** An answer slower than this is reported as slow: the same second after which the instant clock stops waiting (docs/fidelity.md rows 60, 83). */

@@ -31,7 +31,7 @@ export const DEFAULT_MAX_DELIVERY_RECORDS = 20_000;
  */
 export const DEFAULT_MAX_PENDING_PER_RECEIVER = 10_000;
 
-/** What each receiver did with its deliveries; its schema: src/schemas/control-answers.ts. */
+/** What each receiver did with its deliveries; its schema: src/schemas/report-answers.ts. */
 export type { ReceiverFindings };
 
 /** Options of {@link Deliveries}. */

@@ -1,23 +1,20 @@
-import type { SimulatedClock } from '../clock';
-import type { UrlSigner } from '../reports/url-signer';
 import type {
   DataSourceRunBatch,
   DataSourceRunRecords,
   Formation,
   EntityValidation,
-  EntityValidationCreateFields,
   InformationRequest,
   Scenario,
   ScenarioInformationRequest,
   StakeholderInput,
   ValidationSummary,
   ValidationTree,
-  WebhookEvent,
 } from '../schemas';
-import { EVENT_RESOURCE_KEYS } from '../schemas';
 import { done, refuse, type ActionResult } from './action-result';
-import type { EngineContext, PlaySettings } from './engine-context';
-import type { EngineEvent, EventSink } from './engine-event';
+import type { EngineContext } from './engine-context';
+import { DEFAULT_MAX_VALIDATIONS, type CreateValidationInput, type EngineOptions } from './engine-options';
+import type { EventSink } from './engine-event';
+import { EventFanOut } from './event-fan-out';
 import { IdSource } from './id-source';
 import { InformationRequestFlow } from './information-request-flow';
 import { OrganizationState } from './organization-state';
@@ -26,52 +23,10 @@ import { renderFormation } from './render-formation';
 import { renderInformationRequest } from './render-information-request';
 import { renderValidation } from './render-validation';
 import { TreePlay } from './tree-play';
+import { TreeStore } from './tree-store';
 import { createPartnerValidation, createRootValidation } from './validation-records';
-import { evictTree } from './evict-tree';
-import { renderTree, summarizeValidation } from './render-tree';
-import { InsertionOrder } from './insertion-order';
 import { didYouMean } from './scenarios/closest-names';
 import { lookupFile, type FileKind, type FileSource } from './file-lookup';
-
-/** Where the engine finds scenarios: by name (the `X-Mock-Scenario` header) and by TIN. */
-export interface ScenarioLookup {
-  byName(name: string): Scenario | undefined;
-  forTin(tin: string): Scenario | undefined;
-  /** Every name, for the "did you mean" of an unknown one (none offered when absent). */
-  scenarioNames?(): Iterable<string>;
-}
-
-/** Options of an {@link Engine}. */
-export interface EngineOptions {
-  clock: SimulatedClock;
-  /** Seed of ids; the same seed, scenarios and calls give byte-identical payloads. Default 1. */
-  seed?: number;
-  /** The id source, when other parts (webhook endpoints, deliveries) share it; default: one made from `seed`. */
-  ids?: IdSource;
-  scenarios: ScenarioLookup;
-  /** The tree played for a TIN no scenario names (docs/design.md, Scenarios). */
-  generate: (input: { tin: string; country: string }) => Scenario;
-  /** Signs report and document URLs (24 hours, spec §8). */
-  signer: UrlSigner;
-  /** Organization settings; default: child_batches_ready on. */
-  settings?: (organizationId: string) => PlaySettings;
-  /** Main validations kept with their trees; default {@link DEFAULT_MAX_VALIDATIONS} (docs/fidelity.md, "Retention"). */
-  maxValidations?: number;
-}
-
-/** Main validations a bvs-mock keeps by default; the oldest settled ones are evicted first. */
-export const DEFAULT_MAX_VALIDATIONS = 2_500;
-
-/** Ids of evicted resources remembered, so that reading one says "evicted" rather than "never existed"; older ones answer not_found (README, Retention; docs/fidelity.md row 59). */
-export const MAX_TOMBSTONES = 100_000;
-
-/** Input of {@link Engine.createValidation}. */
-export interface CreateValidationInput {
-  organizationId: string;
-  request: EntityValidationCreateFields;
-  /** A scenario chosen by name (the `X-Mock-Scenario` header), instead of by TIN. */
-  scenarioName?: string;
-}
 
 /**
  * The information request played when a create call asks for one and the
@@ -104,57 +59,21 @@ export class Engine {
   private readonly ctx: EngineContext;
   private readonly ids: IdSource;
   private readonly options: EngineOptions;
-  private readonly organizations = new Map<string, OrganizationState>();
-  /** Sinks, and whether each needs the body rendered at emission (it may read it later). */
-  private readonly sinks = new Map<EventSink, boolean>();
-  private eagerSinks = 0;
-  /** Plays by main batch id, and scenarios by main validation id (for revalidations). */
-  private readonly plays = new Map<string, TreePlay>();
-  private readonly scenarioOf = new Map<string, Scenario>();
-  private readonly flows = new Map<string, InformationRequestFlow>();
-  /** Main validations, oldest first, with their organization: the order of eviction. */
-  private readonly roots = new InsertionOrder<string>();
-  /** Evicted ids (validations, information requests) and their organization, oldest first. */
-  private readonly tombstones = new InsertionOrder<string>();
-  private evictedValidations = 0;
-  /** Main validations' places in creation order (from 1): the cursor of the dashboard's list. */
-  private readonly ordinals = new Map<string, number>();
-  private created = 0;
+  private readonly events: EventFanOut;
+  private readonly trees: TreeStore;
   /** Calls that may change state; with the timers the clock fired, {@link stateVersion}. */
   private actions = 0;
-  private readonly maxValidations: number;
-  private sequence = 0;
 
   constructor(options: EngineOptions) {
     this.options = options;
-    this.maxValidations = options.maxValidations ?? DEFAULT_MAX_VALIDATIONS;
+    this.trees = new TreeStore(options.signer, options.maxValidations ?? DEFAULT_MAX_VALIDATIONS);
     this.ids = options.ids ?? new IdSource(options.seed ?? 1, () => options.clock.now());
+    this.events = new EventFanOut(options.clock);
     this.ctx = {
       clock: options.clock,
       ids: this.ids,
       signer: options.signer,
-      emit: (state, input) => {
-        this.sequence += 1;
-        let body: WebhookEvent | undefined;
-        const key = EVENT_RESOURCE_KEYS[input.type];
-        const event: EngineEvent = {
-          sequence: this.sequence,
-          organizationId: state.id,
-          type: input.type,
-          // Rendered on first read, which sinks do during the emission: a snapshot of this instant,
-          // and no rendering at all for an event nobody receives.
-          get body() {
-            return (body ??= { type: input.type, [key]: input.resource() } as WebhookEvent);
-          },
-          validationId: input.validationId,
-          resourceId: input.resourceId,
-          legacyWebhookUrl: input.legacyWebhookUrl,
-          emittedAt: options.clock.iso(),
-        };
-        // A sink that did not promise to read the body right away gets it rendered now, before state moves on.
-        if (this.eagerSinks > 0) void event.body;
-        for (const sink of this.sinks.keys()) sink(event);
-      },
+      emit: (state, input) => this.events.emit(state, input),
     };
   }
 
@@ -164,31 +83,17 @@ export class Engine {
    * while it is called (or not at all), so bodies nobody needs are never rendered.
    */
   subscribe(sink: EventSink, options: { readsBodyAtOnce?: boolean } = {}): () => void {
-    if (this.sinks.has(sink)) return () => this.unsubscribe(sink);
-    const eager = options.readsBodyAtOnce !== true;
-    this.sinks.set(sink, eager);
-    if (eager) this.eagerSinks += 1;
-    return () => this.unsubscribe(sink);
-  }
-
-  private unsubscribe(sink: EventSink): void {
-    if (this.sinks.get(sink) === true) this.eagerSinks -= 1;
-    this.sinks.delete(sink);
+    return this.events.subscribe(sink, options);
   }
 
   /** The scenario a validation created through the API plays, while its tree is kept. */
   scenarioFor(validationId: string): Scenario | undefined {
-    return this.scenarioOf.get(validationId);
+    return this.trees.scenarioOf(validationId);
   }
 
   /** The state of one organization (created empty on first use). */
   organization(organizationId: string): OrganizationState {
-    let state = this.organizations.get(organizationId);
-    if (!state) {
-      state = new OrganizationState(organizationId, this.options.signer);
-      this.organizations.set(organizationId, state);
-    }
-    return state;
+    return this.trees.organization(organizationId);
   }
 
   /** The scenario a create call plays: by name when given, else by TIN, else generated from the TIN. */
@@ -226,38 +131,12 @@ export class Engine {
         webhookUrl: asked?.webhook_url ?? null,
         script: requestScript,
       });
-      this.flows.set(flow.record.id, flow);
+      this.trees.addFlow(flow);
     }
-    this.scenarioOf.set(root.id, scenario);
-    this.roots.set(root.id, state.id);
-    this.created += 1;
-    this.ordinals.set(root.id, this.created);
+    this.trees.addRoot(root.id, state.id, scenario);
     const created = renderValidation(state, root);
-    this.enforceRetention();
+    this.trees.enforceRetention();
     return done(created);
-  }
-
-  /**
-   * Keeps at most `maxValidations` main validations: the oldest settled tree
-   * goes first (nothing of it is scheduled any more); when none of the oldest
-   * has settled, the oldest goes anyway and what it had scheduled is cancelled,
-   * so memory stays bounded whatever the clock does (docs/fidelity.md, "Retention").
-   */
-  private enforceRetention(): void {
-    while (this.roots.size > this.maxValidations) {
-      let victim: string | undefined;
-      let oldest: string | undefined;
-      let scanned = 0;
-      for (const id of this.roots.oldest()) {
-        oldest ??= id;
-        if (this.treeSettled(id)) {
-          victim = id;
-          break;
-        }
-        if (++scanned === 64) break;
-      }
-      this.evict(victim ?? oldest!);
-    }
   }
 
   /**
@@ -265,38 +144,7 @@ export class Engine {
    * scheduled; undefined for an id that is not a validation created through the API in this organization.
    */
   isSettled(organizationId: string, validationId: string): boolean | undefined {
-    if (this.roots.get(validationId) !== organizationId) return undefined;
-    return this.treeSettled(validationId);
-  }
-
-  private treeSettled(rootId: string): boolean {
-    const state = this.organizations.get(this.roots.get(rootId)!);
-    const root = state?.validations.get(rootId);
-    if (!root) return true;
-    return root.batchIds.every((id) => this.plays.get(id)?.settled ?? true) && root.informationRequestIds.every((id) => this.flows.get(id)?.settled ?? true);
-  }
-
-  private evict(rootId: string): void {
-    const organizationId = this.roots.get(rootId)!;
-    this.roots.delete(rootId);
-    this.ordinals.delete(rootId);
-    const state = this.organizations.get(organizationId);
-    const root = state?.validations.get(rootId);
-    if (!state || !root) return;
-    for (const id of root.batchIds) {
-      this.plays.get(id)?.stop();
-      this.plays.delete(id);
-    }
-    for (const id of root.informationRequestIds) {
-      this.flows.get(id)?.stop();
-      this.flows.delete(id);
-    }
-    this.scenarioOf.delete(rootId);
-    const tree = evictTree(state, root);
-    this.evictedValidations += 1;
-    // Validations and information requests (whose recipient page is public) say "evicted"; batches and runs are plain not found.
-    for (const ids of [tree.validationIds, tree.informationRequestIds]) for (const id of ids) this.tombstones.set(id, organizationId);
-    while (this.tombstones.size > MAX_TOMBSTONES) this.tombstones.shift();
+    return this.trees.isSettled(organizationId, validationId);
   }
 
   /**
@@ -309,32 +157,32 @@ export class Engine {
 
   /** Whether `id` named a resource of the organization that retention evicted. */
   wasEvicted(organizationId: string, id: string): boolean {
-    return this.tombstones.get(id) === organizationId;
+    return this.trees.wasEvicted(organizationId, id);
   }
 
   /** What retention keeps and has evicted (`GET /_mock/health`). */
   retention(): { validations: number; max_validations: number; evicted_validations: number } {
-    return { validations: this.roots.size, max_validations: this.maxValidations, evicted_validations: this.evictedValidations };
+    return this.trees.retention();
   }
 
   private startPlay(state: OrganizationState, root: ReturnType<typeof createRootValidation>, scenario: Scenario, requestId: string | null): TreePlay {
     const settings = this.options.settings?.(state.id) ?? { child_batches_ready: true };
     const play = new TreePlay({ ctx: this.ctx, state, root, scenario, settings, informationRequestId: requestId });
-    this.plays.set(play.rootBatch.id, play);
+    this.trees.addPlay(play);
     play.start();
     return play;
   }
 
   /** The validation as it stands now, or undefined when the organization has none with that id. */
   getValidation(organizationId: string, id: string): EntityValidation | undefined {
-    const state = this.organizations.get(organizationId);
+    const state = this.trees.find(organizationId);
     const validation = state?.validations.get(id);
     return state && validation ? renderValidation(state, validation) : undefined;
   }
 
   /** The records of a run (docs/fidelity.md row 17); empty until the run succeeded. */
   getRecords(organizationId: string, runId: string): DataSourceRunRecords | undefined {
-    const run = this.organizations.get(organizationId)?.runs.get(runId);
+    const run = this.trees.find(organizationId)?.runs.get(runId);
     if (!run) return undefined;
     const records = structuredClone(run.records);
     return { data_source_run_id: run.id, type: run.type, count: records.length, records };
@@ -348,49 +196,24 @@ export class Engine {
     organizationId: string,
     page: { before?: number; limit: number; fits?: (summary: ValidationSummary) => boolean },
   ): { validations: ValidationSummary[]; total: number; next: number | null } {
-    const state = this.organizations.get(organizationId);
-    const ids: string[] = [];
-    for (const id of this.roots.oldest()) if (this.roots.get(id) === organizationId) ids.push(id);
-    const validations: ValidationSummary[] = [];
-    let next: number | null = null;
-    for (let index = ids.length - 1; index >= 0 && state !== undefined; index -= 1) {
-      const id = ids[index]!;
-      const ordinal = this.ordinals.get(id)!;
-      if (page.before !== undefined && ordinal >= page.before) continue;
-      const summary = validations.length === page.limit ? undefined : summarizeValidation(OrganizationState.must(state.validations, id), this.treeFacts(id));
-      // The page is full by count, or by size (its byte budget): the next page starts after the last one listed.
-      if (summary === undefined || page.fits?.(summary) === false) {
-        next = validations.length === 0 ? null : this.ordinals.get(validations.at(-1)!.id)!;
-        break;
-      }
-      validations.push(summary);
-    }
-    return { validations, total: ids.length, next };
+    return this.trees.listValidations(organizationId, page);
   }
 
   /** A main validation's whole tree as it stands now (the dashboard's tree view), or undefined when the organization has no such main validation. */
   getTree(organizationId: string, id: string): ValidationTree | undefined {
-    if (this.roots.get(id) !== organizationId) return undefined;
-    const state = this.organizations.get(organizationId);
-    const root = state?.validations.get(id);
-    return state && root ? renderTree(state, root, this.treeFacts(id), this.options.clock.now()) : undefined;
+    return this.trees.getTree(organizationId, id, this.options.clock.now());
   }
-
-  private treeFacts(rootId: string): { scenario: string | null; settled: boolean } {
-    return { scenario: this.scenarioOf.get(rootId)?.name ?? null, settled: this.treeSettled(rootId) };
-  }
-
   /** Plays a validation's tree again as a new run; formation.ready fires once more (spec §6 rule 2). */
   revalidate(organizationId: string, id: string): ActionResult<EntityValidation> {
     this.actions += 1;
-    const state = this.organizations.get(organizationId);
+    const state = this.trees.find(organizationId);
     const root = state?.validations.get(id);
     if (!state || !root) return refuse('not_found', `no entity validation ${id} in organization ${organizationId}`);
-    const scenario = this.scenarioOf.get(root.id);
+    const scenario = this.trees.scenarioOf(root.id);
     if (!scenario) return refuse('conflict', `${id} is a related entity; revalidate the validation it belongs to (${root.rootId})`);
     // One play of a tree at a time (docs/fidelity.md row 79): overlapping plays would interleave two trees' events.
     const latest = root.batchIds.at(-1);
-    const running = latest === undefined ? undefined : this.plays.get(latest)?.stillRunning;
+    const running = latest === undefined ? undefined : this.trees.play(latest)?.stillRunning;
     if (running !== undefined) {
       const why =
         'waitingRunId' in running
@@ -405,7 +228,7 @@ export class Engine {
   /** Supplies the input a run waits for in missing_input_data; its script goes on from now. */
   supplyInput(organizationId: string, runId: string): ActionResult {
     this.actions += 1;
-    const run = this.organizations.get(organizationId)?.runs.get(runId);
+    const run = this.trees.find(organizationId)?.runs.get(runId);
     if (!run) return refuse('not_found', `no data source run ${runId} in organization ${organizationId}`);
     if (!run.waitingForInput) return refuse('conflict', `${runId} is ${run.status}, not waiting for input (missing_input_data)`);
     run.waitingForInput.resume();
@@ -415,8 +238,8 @@ export class Engine {
   /** Generates the consolidated report of a main batch on demand; works after a partner's definitive failure (spec §6 rule 4). */
   generateConsolidatedReport(organizationId: string, batchId: string): ActionResult {
     this.actions += 1;
-    const batch = this.organizations.get(organizationId)?.batches.get(batchId);
-    const play = this.plays.get(batchId);
+    const batch = this.trees.find(organizationId)?.batches.get(batchId);
+    const play = this.trees.play(batchId);
     if (!batch) return refuse('not_found', `no data source run batch ${batchId} in organization ${organizationId}`);
     if (!play)
       return refuse('conflict', `${batchId} is a related entity's batch; reports cover the whole tree, so ask for the main batch (${batch.parentBatchId})`);
@@ -430,7 +253,7 @@ export class Engine {
    * The fresh URL is only rendered, never stored: a read changes nothing (row 77).
    */
   getBatch(organizationId: string, batchId: string): DataSourceRunBatch | undefined {
-    const state = this.organizations.get(organizationId);
+    const state = this.trees.find(organizationId);
     const batch = state?.batches.get(batchId);
     if (!state || !batch) return undefined;
     return renderBatch(state, batch, this.options.clock.now());
@@ -438,7 +261,7 @@ export class Engine {
 
   /** The latest formation of a validation, with freshly signed document and legal report URLs (rendered, never stored). */
   getFormation(organizationId: string, validationId: string): Formation | undefined {
-    const state = this.organizations.get(organizationId);
+    const state = this.trees.find(organizationId);
     const formation = state?.formations.get(validationId)?.at(-1);
     if (!state || !formation) return undefined;
     return renderFormation(state, formation, this.options.clock.now());
@@ -446,7 +269,7 @@ export class Engine {
 
   /** An information request as its events carry it. */
   getInformationRequest(organizationId: string, id: string): InformationRequest | undefined {
-    const state = this.organizations.get(organizationId);
+    const state = this.trees.find(organizationId);
     const request = state?.informationRequests.get(id);
     return state && request ? renderInformationRequest(state, request) : undefined;
   }
@@ -456,7 +279,7 @@ export class Engine {
    * it: its `recipient_url` is public, like the service's (the id is the secret).
    */
   locateInformationRequest(id: string): { organizationId: string; request: InformationRequest } | undefined {
-    for (const state of this.organizations.values()) {
+    for (const state of this.trees.states()) {
       const request = state.informationRequests.get(id);
       if (request) return { organizationId: state.id, request: renderInformationRequest(state, request) };
     }
@@ -466,8 +289,8 @@ export class Engine {
   /** The flow of an information request, to drive it (submit, analyze, assign, evaluate). */
   informationRequestFlow(organizationId: string, id: string): ActionResult<InformationRequestFlow> {
     this.actions += 1;
-    const flow = this.flows.get(id);
-    if (!flow || !this.organizations.get(organizationId)?.informationRequests.has(id)) {
+    const flow = this.trees.flow(id);
+    if (!flow || !this.trees.find(organizationId)?.informationRequests.has(id)) {
       return refuse('not_found', `no information request ${id} in organization ${organizationId}`);
     }
     return done(flow);
@@ -475,7 +298,7 @@ export class Engine {
 
   /** The data of a file behind a pre-signed URL, in the organization its (signed) path names. */
   lookupFile(organizationId: string, kind: FileKind, id: string): FileSource | undefined {
-    const state = this.organizations.get(organizationId);
+    const state = this.trees.find(organizationId);
     return state === undefined ? undefined : lookupFile(state, kind, id);
   }
 
@@ -486,7 +309,7 @@ export class Engine {
    */
   addStakeholders(organizationId: string, validationId: string, stakeholders: readonly StakeholderInput[]): ActionResult<EntityValidation> {
     this.actions += 1;
-    const state = this.organizations.get(organizationId);
+    const state = this.trees.find(organizationId);
     const validation = state?.validations.get(validationId);
     if (!state || !validation) return refuse('not_found', `no entity validation ${validationId} in organization ${organizationId}`);
     const known = new Set(validation.relatedEntityIds.map((id) => OrganizationState.must(state.validations, id).tin));
@@ -518,16 +341,8 @@ export class Engine {
   /** Forgets every organization's state and starts ids and sequence numbers over; the clock is reset by its owner. */
   reset(): void {
     this.actions += 1;
-    this.organizations.clear();
-    this.plays.clear();
-    this.scenarioOf.clear();
-    this.flows.clear();
-    this.roots.clear();
-    this.ordinals.clear();
-    this.created = 0;
-    this.tombstones.clear();
-    this.evictedValidations = 0;
+    this.trees.clear();
     this.ids.reset();
-    this.sequence = 0;
+    this.events.reset();
   }
 }

@@ -1,5 +1,6 @@
 /** The simulation engine: state, ids, and the scenario player. */
-export { Engine, DEFAULT_MAX_VALIDATIONS, type EngineOptions, type CreateValidationInput, type ScenarioLookup } from './engine';
+export { Engine } from './engine';
+export { DEFAULT_MAX_VALIDATIONS, type EngineOptions, type CreateValidationInput, type ScenarioLookup } from './engine-options';
 export type { EngineEvent, EventSink } from './engine-event';
 export type { ActionResult, ActionErrorCode } from './action-result';
 export type { PlaySettings } from './engine-context';

@@ -1,7 +1,7 @@
 import { createRandom, type Random } from '../engine';
 import type { ActiveFault, ApiErrorCode, EventType, FaultRequest } from '../schemas';
 
-/** An injected fault with its id, as `GET /_mock/faults` lists it (src/schemas/control-answers.ts). */
+/** An injected fault with its id, as `GET /_mock/faults` lists it (src/schemas/fault-answers.ts). */
 export type { ActiveFault };
 
 /** What the faults decide for one delivery. */

@@ -41,7 +41,7 @@ const UNREACHABLE = 'unreachable';
 /** Header every probe delivery carries, naming its check, so a receiver's logs can tell probes from deliveries. */
 export const PROBE_HEADER = 'x-bvs-mock-probe';
 
-/** What one probe sent and what the receiver answered; the shapes are the control API's (src/schemas/control-answers.ts). */
+/** What one probe sent and what the receiver answered; the shapes are the control API's (src/schemas/receiver-check-answers.ts). */
 type ProbeAnswer = ProbeExchange['answer'];
 export type { ProbeExchange, ReceiverCheckReport, ReceiverCheckResult };
 /** The rules the checks test (spec sections as the spec numbers them). */

@@ -1,10 +1,10 @@
-import { CutBySize } from './control-answers';
 import { DataSourceRunStatus } from './data-source-run';
 import { EntityValidation } from './entity-validation';
 import { Formation } from './formation';
 import { idOf } from './ids';
 import { InformationRequest } from './information-request';
 import { outbound } from './outbound';
+import { CutBySize } from './page-cursor';
 import { Timestamp } from './primitives';
 import { z } from './zod';
 

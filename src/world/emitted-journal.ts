@@ -1,7 +1,7 @@
 import type { EngineEvent } from '../engine';
 import type { EmittedEvent } from '../schemas';
 
-/** An event as `GET /_mock/emitted` lists it; its schema: src/schemas/control-answers.ts. */
+/** An event as `GET /_mock/emitted` lists it; its schema: src/schemas/delivery-answers.ts. */
 export type { EmittedEvent };
 
 /** Events kept by default: enough for a test's trees, bounded for a mock left running (docs/fidelity.md row 85). */

@@ -1,6 +1,6 @@
 import type { JournalEntry } from '../schemas';
 
-/** One API request as the journal records it (`GET /_mock/requests`); its schema: src/schemas/control-answers.ts. */
+/** One API request as the journal records it (`GET /_mock/requests`); its schema: src/schemas/report-answers.ts. */
 export type { JournalEntry };
 
 /** Journal entries kept by default (`--max-journal-entries`). */

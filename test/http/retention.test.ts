@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createClock } from '../../src/clock';
 import { Engine, IdSource } from '../../src/engine';
-import { MAX_TOMBSTONES } from '../../src/engine/engine';
+import { MAX_TOMBSTONES } from '../../src/engine/tree-store';
 import { generateScenario, parseScenarioSource } from '../../src/engine/scenarios';
 import { UrlSigner } from '../../src/reports/url-signer';
 import { BvsMockConfig, type DeliveryEvent, type Scenario } from '../../src/schemas';
