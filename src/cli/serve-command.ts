@@ -9,6 +9,7 @@ import { DEFAULT_MAX_JOURNAL_ENTRIES } from '../world/request-journal';
 import { allowedHosts, clockMode, collect, controlToken, hostnames, integer, speed, startTime, tokenClock } from './serve-flag-values';
 import type { ServeFlags } from './serve-flags';
 import { serve } from './serve-lifecycle';
+import { MAX_SEED } from '../world/world';
 
 /**
  * `bvs-mock serve`: every flag has an environment variable (`BVS_MOCK_PORT`,
@@ -32,9 +33,12 @@ export function serveCommand(version: string): Command {
         .argParser(collect),
     )
     .addOption(
-      new Option('--seed <n>', 'seed of ids and payloads (default 1); given explicitly, it also fixes the key of pre-signed URLs, otherwise random per start')
+      new Option(
+        '--seed <n>',
+        'seed of ids and payloads (default: drawn at start and shown in the start block and GET /_mock/health); given explicitly, it also fixes the key of pre-signed URLs, otherwise random per start',
+      )
         .env('BVS_MOCK_SEED')
-        .argParser(integer('seed', 0, 2 ** 31 - 1)),
+        .argParser(integer('seed', 0, MAX_SEED)),
     )
     .addOption(new Option('--clock <mode>', 'instant, realtime or manual').env('BVS_MOCK_CLOCK').default('instant').argParser(clockMode))
     .addOption(

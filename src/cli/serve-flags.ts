@@ -11,7 +11,7 @@ export interface ServeFlags {
   host: string;
   config?: string;
   scenarios: string[];
-  /** Undefined unless given: ids still follow seed 1, but pre-signed URLs get a random key. */
+  /** Undefined unless given: ids then follow a seed drawn at start (shown in the start block), and pre-signed URLs get a random key. */
   seed?: number;
   clock: ClockMode;
   /** `now` or an ISO 8601 instant; undefined: now, or the fixed instant when a seed is given (docs/fidelity.md rows 72, 73). */

@@ -7,7 +7,7 @@ import type { StartedServer } from '../http/start-server';
 export interface BannerInput {
   server: StartedServer;
   version: string;
-  /** The seed given with --seed, or undefined (ids follow seed 1, pre-signed URLs a random key). */
+  /** The seed given with --seed, or undefined (a seed drawn at start, pre-signed URLs a random key). */
   seed: number | undefined;
   /** The value of --start-time, or undefined (the wall clock at start, or the fixed instant with --seed). */
   startTime: string | undefined;
@@ -105,7 +105,11 @@ export function startBanner(input: BannerInput): string {
     row('Certificate', `${server.url}/_mock/certificate  (valid for ${names}; --tls-hostnames adds names)`);
   }
   const described = clock.describe();
-  const seeded = seed === undefined ? 'seed 1 (default; pre-signed URLs use a random key)' : `seed ${seed} (pre-signed URLs use a key derived from it)`;
+  const drawn = mockParts(server).world.seed;
+  const seeded =
+    seed === undefined
+      ? `seed ${drawn} (drawn at start: --seed ${drawn} --start-time ${described.started_at} replays its ids; pre-signed URLs use a random key)`
+      : `seed ${seed} (pre-signed URLs use a key derived from it)`;
   const origin =
     startTime !== undefined
       ? `--start-time ${startTime}`

@@ -26,7 +26,8 @@ export interface MockOptions {
   /** Directories of scenario files added to the built-in library. */
   scenarioDirs?: string[];
   /**
-   * Seed of ids and payloads: the same seed, scenarios and requests give byte-identical payloads. Default 1.
+   * Seed of ids and payloads: the same seed, scenarios and requests give byte-identical payloads. Default: one drawn
+   * at random at start (`GET /_mock/health` and the start block report it, so a run can be replayed; docs/fidelity.md row 113).
    * Given explicitly, it also fixes the key of pre-signed URLs (so URLs are byte-identical too, and
    * forgeable by whoever knows the seed); left out, that key is random per start (docs/fidelity.md).
    */

@@ -25,6 +25,10 @@ export const Health = outbound(
     imitates: outbound(
       z.strictObject({ service: z.string(), api: z.string().openapi({ description: 'Base path of the API version imitated.', example: '/api/v2' }) }),
     ),
+    seed: z.number().int().openapi({
+      description:
+        'The seed of ids and payloads: the one given (`--seed`), or the one drawn at start; `--seed` with it (and `--start-time` with `clock.started_at`) replays the same ids.',
+    }),
     clock: ClockDescription,
     retention: outbound(
       z.strictObject({

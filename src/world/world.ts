@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { createClock, resolveStartTime, runUntilSettled, type ClockMode, type RunOutcome, type SimulatedClock, type StartTime } from '../clock';
 import type { SystemTime } from '../wall';
 import { OrganizationRegistry } from '../config';
@@ -18,6 +18,9 @@ import { ChangeFeed } from './change-feed';
 import { EmittedJournal } from './emitted-journal';
 import { RequestJournal } from './request-journal';
 import { resetWorld } from './reset-world';
+
+/** The largest seed (`--seed`, a session's `seed`): a whole number from 0 up to it. */
+export const MAX_SEED = 2 ** 31 - 1;
 
 /** Options of {@link World.drain}. */
 export interface DrainOptions {
@@ -75,6 +78,8 @@ export interface WorldOptions {
  * nothing, and {@link World.dispose} is all it takes to end one.
  */
 export interface World {
+  /** The seed of this world's ids and payloads: the one given, or the one drawn at its start (`GET /_mock/health`). */
+  readonly seed: number;
   readonly clock: SimulatedClock;
   /** The machine's wall clock this world reads where time is real (see {@link WorldOptions.wallClock}). */
   readonly wallClock: SystemTime;
@@ -118,7 +123,9 @@ export interface World {
 
 /** Builds one world from its options; bad configuration or scenario files throw here, never later. */
 export function createWorld(options: WorldOptions): World {
-  const seed = options.seed ?? 1;
+  // Unseeded, each world draws its own seed (reported, so the run can be replayed): two worlds started in the
+  // same second never give the same ids (docs/fidelity.md row 113). Given, the same seed gives the same bytes.
+  const seed = options.seed ?? randomInt(0, MAX_SEED + 1);
   const config = options.config ?? BvsMockConfig.parse({});
   const clock = createClock({
     mode: options.clock ?? 'instant',
@@ -189,6 +196,7 @@ export function createWorld(options: WorldOptions): World {
   // A slow receiver stops being waited for after a bound (docs/fidelity.md, "Slow receivers").
   clock.setBarrier(() => deliveries.instantBarrier());
   const world: World = {
+    seed,
     clock,
     wallClock: options.wallClock,
     registry,

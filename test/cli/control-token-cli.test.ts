@@ -102,9 +102,9 @@ test('an empty BVS_MOCK_CONTROL_TOKEN stops start-up with exit code 1 instead of
   expect(served.stderr()).toContain('must be printable characters without spaces');
 });
 
-test('the banner says whether pre-signed URLs use a random key (no --seed) or one derived from --seed', async () => {
+test('the banner says the seed drawn at start and how to replay it (no --seed), or that pre-signed URLs use a key derived from --seed', async () => {
   const [none, flag, variable] = await Promise.all([serve([]).banner, serve(['--seed', '7']).banner, serve([], { BVS_MOCK_SEED: '9' }).banner]);
-  expect(none).toMatch(/seed 1 \(default; pre-signed URLs use a random key\)/);
+  expect(none).toMatch(/seed (\d+) \(drawn at start: --seed \1 --start-time \d{4}-\d\d-\d\dT[\d:.]+Z replays its ids; pre-signed URLs use a random key\)/);
   expect(flag).toMatch(/seed 7 \(pre-signed URLs use a key derived from it\)/);
   expect(variable).toMatch(/seed 9 \(pre-signed URLs use a key derived from it\)/);
 });

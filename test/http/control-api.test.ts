@@ -29,6 +29,7 @@ test('GET /_mock/health answers 200 with status ok and the clock', async () => {
     status: 'ok',
     version: expect.any(String),
     imitates: { service: 'Business Validation Service', api: '/api/v2' },
+    seed: expect.any(Number),
     clock: expect.objectContaining({ mode: 'manual' }),
     retention: { validations: 0, max_validations: 2_500, evicted_validations: 0, journal: { entries: 0, max_entries: 5_000 } },
     deliveries: {
@@ -41,6 +42,9 @@ test('GET /_mock/health answers 200 with status ok and the clock', async () => {
       counts: { pending: 0, succeeded: 0, failed: 0, expired: 0 },
     },
   });
+  // Started without a seed: the one drawn is a whole number --seed accepts.
+  const { seed } = answer.json<{ seed: number }>();
+  expect(Number.isInteger(seed) && seed >= 0 && seed <= 2 ** 31 - 1).toBe(true);
 });
 
 test('GET /_mock/clock shows the manual clock at its start with nothing scheduled', async () => {

@@ -101,23 +101,29 @@ describe('with an explicit seed (the key follows it)', () => {
   });
 });
 
-test('the same explicit seed in two servers gives the same URL; no seed gives different signatures', async () => {
+test('the same explicit seed in two servers gives the same URL; without one, ids follow a drawn seed and URLs a random key', async () => {
   const urls = async (seed: number | undefined) => {
-    // The same public URL and start in both, so only the signature can differ.
+    // The same public URL and start in both, so only the seed and the key can differ.
     const t = await startTestServer({ config: CONFIG, seed, publicUrl: 'https://127.0.0.1:4010', startTime: '2026-01-15T10:00:00Z' });
     try {
       const created = await t.create({ tin: HAPPY_PARTNERS, country: 'CL' }, { key: 'test_key_acme' });
       await t.runClock();
       const validation = EntityValidation.parse((await t.get(`/api/v2/entity_validations/${created.id}`, 'test_key_acme')).json());
-      return new URL(validation.data_source_run_batches[0]!.consolidated_report_url!);
+      const drawn = (await t.call('/_mock/health')).json<{ seed: number }>().seed;
+      return { url: new URL(validation.data_source_run_batches[0]!.consolidated_report_url!), seed: drawn };
     } finally {
       await t.close();
     }
   };
   const [seededA, seededB] = [await urls(42), await urls(42)];
-  expect(seededA.toString()).toBe(seededB.toString());
+  expect(seededA.url.toString()).toBe(seededB.url.toString());
+  expect([seededA.seed, seededB.seed]).toEqual([42, 42]);
   const [randomA, randomB] = [await urls(undefined), await urls(undefined)];
-  expect(randomA.pathname).toBe(randomB.pathname);
-  expect(randomA.searchParams.get('expires')).toBe(randomB.searchParams.get('expires'));
-  expect(randomA.searchParams.get('signature')).not.toBe(randomB.searchParams.get('signature'));
+  // Two unseeded starts draw different seeds, so their ids differ (docs/fidelity.md row 113)...
+  expect(randomA.seed).not.toBe(randomB.seed);
+  expect(randomA.url.pathname).not.toBe(randomB.url.pathname);
+  // ...and the signing key is not derived from the drawn seed, which anyone can read from /_mock/health.
+  const expires = Number(randomA.url.searchParams.get('expires'));
+  expect(randomA.url.searchParams.get('signature')).not.toBe(forge(`bvs-mock:${randomA.seed}`, randomA.url.pathname, expires));
+  expect(seededA.url.searchParams.get('signature')).toBe(forge('bvs-mock:42', seededA.url.pathname, Number(seededA.url.searchParams.get('expires'))));
 });

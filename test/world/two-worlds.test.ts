@@ -78,3 +78,19 @@ it('disposing one world leaves the other answering', async () => {
   expect((await call(other, 'POST', '/_mock/clock/advance', { seconds: 60 })).status).toBe(200);
   expect((await lookOf(other)).clock).toBe('2026-01-15T10:01:00.000Z');
 });
+
+it('two unseeded worlds draw different seeds and give different ids; the same seed gives the same bytes', async () => {
+  const unseeded = [createMock({ clock: 'manual', startTime: '2026-01-15T10:00:00Z' }), createMock({ clock: 'manual', startTime: '2026-01-15T10:00:00Z' })];
+  const seeded = [make(), make()];
+  mocks.push(...unseeded);
+  const first = async (mock: Mock) => (await call(mock, 'POST', '/api/v2/entity_validations', { tin: HAPPY_PARTNERS, country: 'CL' })).json;
+  const [a, b] = [await first(unseeded[0]!), await first(unseeded[1]!)];
+  expect(a.id).not.toBe(b.id);
+  expect(mockParts(unseeded[0]!).world.seed).not.toBe(mockParts(unseeded[1]!).world.seed);
+  // Replayed with the drawn seed and the same start, the first world's id comes again.
+  const replay = createMock({ clock: 'manual', startTime: '2026-01-15T10:00:00Z', seed: mockParts(unseeded[0]!).world.seed });
+  mocks.push(replay);
+  expect((await first(replay)).id).toBe(a.id);
+  const [c, d] = [await first(seeded[0]!), await first(seeded[1]!)];
+  expect(JSON.stringify(c)).toBe(JSON.stringify(d));
+});

@@ -87,6 +87,7 @@ export const controlRoutes = [
         status: 'ok',
         version: VERSION,
         imitates: IMITATES,
+        seed: context.world.seed,
         clock: context.world.clock.describe(),
         retention: { ...context.world.engine.retention(), journal: context.world.journal.retention() },
         deliveries: { ...context.world.deliveries.retention(), counts: context.world.deliveries.counts() },
