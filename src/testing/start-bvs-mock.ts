@@ -1,8 +1,7 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 // From the module itself, not the http index: bvs-mock/testing's types must not reach msw's (CommonJS consumers).
 import type { ServerOptions } from '../http/start-server';
 import { BvsMockControl } from './control-client';
+import { trustingFetchOptions } from './trusting-dispatcher';
 
 /** Options of {@link startBvsMock}: the server's options, and how it is reached. */
 export type StartBvsMockOptions = Omit<ServerOptions, 'port'> & {
@@ -77,13 +76,17 @@ export async function startBvsMock(options: StartBvsMockOptions = {}): Promise<R
     };
   }
   const server = await http.startServer({ ...rest, port: rest.port ?? 0 });
+  const trusting = trustingFetch(server.certificate);
   return {
     ...credentials(http.mockParts(server).world.registry),
     url: server.url,
     certificate: server.certificate,
-    fetch: trustingFetch(server.certificate),
+    fetch: trusting.fetch,
     control: new BvsMockControl({ url: server.url, controlToken: rest.controlToken, ca: server.certificate ?? undefined }),
-    stop: () => server.close(),
+    async stop() {
+      await trusting.close();
+      await server.close();
+    },
   };
 }
 
@@ -97,28 +100,13 @@ function credentials(registry: import('../config').OrganizationRegistry): Pick<R
   };
 }
 
-/** A `fetch` over node:https that trusts `certificate` (Node's own fetch takes no CA). */
-function trustingFetch(certificate: string | null): RunningBvsMock['fetch'] {
-  return (input, init = {}) =>
-    new Promise((resolve, reject) => {
-      const url = new URL(String(input));
-      const body = init.body === undefined ? undefined : init.body instanceof URLSearchParams ? init.body.toString() : init.body;
-      const headers = { ...(init.body instanceof URLSearchParams ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...init.headers };
-      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const outgoing = send(url, { method: init.method ?? 'GET', headers, ...(certificate !== null ? { ca: certificate } : {}) }, (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('error', reject);
-        answer.on('end', () => {
-          const responseHeaders = new Headers();
-          for (const [name, value] of Object.entries(answer.headers)) {
-            if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
-          }
-          const status = answer.statusCode ?? 500;
-          resolve(new Response(status === 204 || status === 304 ? null : Buffer.concat(chunks), { status, headers: responseHeaders }));
-        });
-      });
-      outgoing.on('error', reject);
-      outgoing.end(body);
-    });
+/** Node's `fetch`, trusting `certificate` (PEM) for HTTPS through an undici dispatcher; closed by `close`. */
+function trustingFetch(certificate: string | null): { fetch: RunningBvsMock['fetch']; close(): Promise<void> } {
+  const options = trustingFetchOptions(certificate ?? undefined);
+  return {
+    fetch: (input, init) => fetch(input, { ...(init as RequestInit), ...options } as RequestInit),
+    close: async () => {
+      await options?.dispatcher.close();
+    },
+  };
 }
