@@ -58,8 +58,9 @@ async function play(scenarioArgument: string, flags: PlayFlags): Promise<number>
     const scenario = resolveScenario(mock, scenarioArgument);
     const tin = scenario.tins?.[0] ?? scenario.entity.tin;
     print(`bvs-mock play: ${scenario.name} (TIN ${tin}) to ${flags.webhookUrl}`);
-    const created = mockParts(mock).world.engine.createValidation({
-      organizationId: mockParts(mock).world.registry.defaultId,
+    const { engine, registry, clock, deliveries } = mockParts(mock).world;
+    const created = engine.createValidation({
+      organizationId: registry.defaultId,
       request: {
         tin,
         country: scenario.entity.country,
@@ -73,11 +74,11 @@ async function play(scenarioArgument: string, flags: PlayFlags): Promise<number>
       const runs = waitingRuns(mock, created.value.id);
       if (runs.length === 0) break;
       for (const run of runs) {
-        print(`${mockParts(mock).world.clock.iso().slice(11, 23)}  input supplied to ${run} (it waited in missing_input_data)`);
-        mockParts(mock).world.engine.supplyInput(mockParts(mock).world.registry.defaultId, run);
+        print(`${clock.iso().slice(11, 23)}  input supplied to ${run} (it waited in missing_input_data)`);
+        engine.supplyInput(registry.defaultId, run);
       }
     }
-    const counts = mockParts(mock).world.deliveries.counts();
+    const counts = deliveries.counts();
     const total = counts.succeeded + counts.failed + counts.expired + counts.pending;
     print(`${total} deliveries: ${counts.succeeded} succeeded, ${counts.failed} failed, ${counts.expired} expired`);
     return counts.failed + counts.expired + counts.pending === 0 ? 0 : 1;
@@ -102,7 +103,8 @@ function resolveScenario(mock: ReturnType<typeof createMock>, argument: string) 
 
 /** Runs of a validation tree waiting in missing_input_data. */
 function waitingRuns(mock: ReturnType<typeof createMock>, validationId: string): string[] {
-  const state = mockParts(mock).world.engine.organization(mockParts(mock).world.registry.defaultId);
+  const { engine, registry } = mockParts(mock).world;
+  const state = engine.organization(registry.defaultId);
   return [...state.runs.values()]
     .filter((run) => run.waitingForInput !== null && state.validations.get(run.validationId)?.rootId === validationId)
     .map((run) => run.id);

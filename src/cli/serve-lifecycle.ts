@@ -1,7 +1,6 @@
 import { mockParts } from '../mock/create-mock';
 import { writeFileSync } from 'node:fs';
 import { formatOfFile, renderReport } from '../contract';
-import { contractReportOf } from '../api/routes/report-route';
 import { startServer, type StartedServer } from '../http/start-server';
 import { openControlWarning, runningModes, startBanner } from './start-banner';
 import { ServeLog } from './serve-log';
@@ -85,7 +84,7 @@ export async function serve(given: ServeFlags, version: string): Promise<void> {
 function writeReport(server: StartedServer, file: string): boolean {
   const format = formatOfFile(file);
   try {
-    writeFileSync(file, renderReport(contractReportOf(mockParts(server).world), format, mockParts(server).world.clock.nowDate()));
+    writeFileSync(file, renderReport(server.report(), format, server.now()));
     process.stdout.write(`bvs-mock: contract report (${format}) written to ${file}\n`);
     return true;
   } catch (error) {

@@ -40,14 +40,15 @@ export function openControlWarning({ server, host }: BannerInput): string | null
 
 /** The modes a bvs-mock runs in, as the start block and the JSON start line say them. */
 export function runningModes({ server, tokenClock, tolerance, strict }: BannerInput) {
-  const described = mockParts(server).world.clock.describe();
+  const { world, server: settings } = mockParts(server);
+  const described = world.clock.describe();
   return {
     transport: server.url.startsWith('https') ? 'https' : 'http',
     clock: described.mode === 'realtime' ? `realtime x${described.speed}` : described.mode,
     strict: strict === true,
     tolerance: tolerance === true,
     token_clock: tokenClock ?? 'simulated',
-    control_token: mockParts(server).server.controlToken !== null,
+    control_token: settings.controlToken !== null,
   };
 }
 
@@ -58,7 +59,8 @@ export function runningModes({ server, tokenClock, tolerance, strict }: BannerIn
  */
 export function startBanner(input: BannerInput): string {
   const { server, version, seed, startTime, tokenClock, tolerance } = input;
-  const { registry, clock, scenarios } = mockParts(server).world;
+  const { world, server: settings } = mockParts(server);
+  const { registry, clock, scenarios, endpoints } = world;
   const scheme = server.url.startsWith('https')
     ? 'HTTPS, self-signed certificate unless --tls-cert was given: trust it from /_mock/certificate, or curl -k'
     : 'plain HTTP (--http)';
@@ -83,7 +85,7 @@ export function startBanner(input: BannerInput): string {
     if (legacyToken !== undefined) row('  Legacy token', `${legacyToken}  (Authorization: Bearer on legacy-model webhooks)`);
   }
   for (const organization of registry.list()) {
-    for (const stored of mockParts(server).world.endpoints.list(organization.id)) {
+    for (const stored of endpoints.list(organization.id)) {
       const { endpoint } = stored;
       row(
         'Webhooks',
@@ -93,11 +95,11 @@ export function startBanner(input: BannerInput): string {
   }
   row('Control API', `${server.url}/_mock  (events: ${server.url}/_mock/events)`);
   // Says that it is locked and how to unlock it, never the token itself.
-  if (mockParts(server).server.controlToken !== null)
+  if (settings.controlToken !== null)
     row('', 'locked: send Authorization: Bearer <the --control-token value>; GET /_mock/health and /_mock/openapi.json stay open');
   row(
     'Dashboard',
-    `${server.url}/_mock/  (in a browser: trees, deliveries, the clock, the report, live${mockParts(server).server.controlToken === null ? '' : '; asks for the control token'})`,
+    `${server.url}/_mock/  (in a browser: trees, deliveries, the clock, the report, live${settings.controlToken === null ? '' : '; asks for the control token'})`,
   );
   row('OpenAPI', `${server.url}/openapi.yaml  ${server.url}/openapi.json`);
   if (server.certificate !== null) {
@@ -105,7 +107,7 @@ export function startBanner(input: BannerInput): string {
     row('Certificate', `${server.url}/_mock/certificate  (valid for ${names}; --tls-hostnames adds names)`);
   }
   const described = clock.describe();
-  const drawn = mockParts(server).world.seed;
+  const drawn = world.seed;
   const seeded =
     seed === undefined
       ? `seed ${drawn} (drawn at start: --seed ${drawn} --start-time ${described.started_at} replays its ids; pre-signed URLs use a random key)`

@@ -53,7 +53,8 @@ export async function startServer(options: ServerOptions = {}): Promise<StartedS
   // The names it was told it is reached by are answered for, beside those of allowedHosts (docs/fidelity.md row 104).
   const allowedHosts = options.allowedHosts === 'all' ? 'all' : [...(options.allowedHosts ?? []), host, ...(options.tlsHostnames ?? [])];
   const mock = createMock({ ...options, allowedHosts, requireHttps: options.requireHttps ?? !options.http });
-  mockParts(mock).server.certificate = tls?.cert ?? null;
+  const parts = mockParts(mock);
+  parts.server.certificate = tls?.cert ?? null;
   let server: RunningServer;
   try {
     server = await startNodeServer({
@@ -61,15 +62,15 @@ export async function startServer(options: ServerOptions = {}): Promise<StartedS
       host,
       port: options.port ?? 4010,
       tls,
-      bodyLimit: mockParts(mock).server.bodyLimit,
+      bodyLimit: parts.server.bodyLimit,
       timeouts: options.timeouts,
-      logError: mockParts(mock).server.logError,
+      logError: parts.server.logError,
     });
   } catch (error) {
     mock.dispose();
     throw error;
   }
-  mockParts(mock).world.signer.setBaseUrl(options.publicUrl ?? server.url);
+  parts.world.signer.setBaseUrl(options.publicUrl ?? server.url);
   return {
     ...mock,
     url: server.url,
