@@ -23,6 +23,7 @@ const https = require('node:https');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { freePort } = require('./free-port');
 const autocannon = require('autocannon');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -170,18 +171,6 @@ async function pollUntil(child, what, ask, timeoutMs) {
     if (Date.now() > deadline) throw new Error(`${child.label}: ${what} not reached within ${timeoutMs} ms (last: ${last})`);
     await sleep(POLL_MS);
   }
-}
-
-/** A port free right now, for Prism (it has no "port 0"). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Whether something still accepts connections on the port. */

@@ -18,9 +18,9 @@
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const https = require('node:https');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { freePort } = require('./free-port');
 
 const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'bvs-mock.js');
@@ -42,17 +42,6 @@ process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL');
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** One HTTPS request on a connection of its own; resolves with { status, headers, body, ms } or rejects. */
 function request(base, ca, target, { method = 'GET', headers = {}, body, timeoutMs = 30_000 } = {}) {

@@ -35,7 +35,7 @@ function loadTestSupport(name) {
 }
 
 const support = loadTestSupport('podman');
-const { freePort } = loadTestSupport('free-port');
+const { freePort } = require('./free-port');
 const containers = new Set();
 
 function cleanUp() {
