@@ -33,6 +33,11 @@ interface Frame {
 export function yamlDocumentIssues(document: Document, lineCounter: LineCounter, file: string): ScenarioFileIssue[] {
   const found: Array<{ offset: number; issue: ScenarioFileIssue }> = [];
   const at = (offset: number) => lineCounter.linePos(offset);
+  /** Keeps an issue at `offset`, with its line and column, to sort by place at the end. */
+  const report = (offset: number, path: string, code: ScenarioFileIssue['code'], message: string) => {
+    const { line, col } = at(offset);
+    found.push({ offset, issue: { file, line, column: col, path, code, message } });
+  };
   let aliases = 0;
   const pending: Frame[] = [{ node: document.contents, key: null, parent: null }];
   while (pending.length > 0) {
@@ -42,19 +47,12 @@ export function yamlDocumentIssues(document: Document, lineCounter: LineCounter,
     if (isAlias(node)) {
       aliases += 1;
       if (aliases === MAX_SCENARIO_ALIASES + 1) {
-        const offset = start(node);
-        const { line, col } = at(offset);
-        found.push({
-          offset,
-          issue: {
-            file,
-            line,
-            column: col,
-            path: pathOf(frame),
-            code: 'too_many_aliases',
-            message: `more than ${MAX_SCENARIO_ALIASES} aliases (*name) in the scenario, the limit of bvs-mock (docs/fidelity.md row 97); write the values out instead of referring to them`,
-          },
-        });
+        report(
+          start(node),
+          pathOf(frame),
+          'too_many_aliases',
+          `more than ${MAX_SCENARIO_ALIASES} aliases (*name) in the scenario, the limit of bvs-mock (docs/fidelity.md row 97); write the values out instead of referring to them`,
+        );
       }
     } else if (isMap(node)) {
       const firstAt = new Map<unknown, number>();
@@ -65,20 +63,13 @@ export function yamlDocumentIssues(document: Document, lineCounter: LineCounter,
           const offset = start(key);
           const first = firstAt.get(key.value);
           if (first === undefined) firstAt.set(key.value, offset);
-          else {
-            const { line, col } = at(offset);
-            found.push({
+          else
+            report(
               offset,
-              issue: {
-                file,
-                line,
-                column: col,
-                path: pathOf({ node: pair.value, key: text, parent: frame }),
-                code: 'duplicate_key',
-                message: `"${text}" is given twice in this mapping (first at line ${at(first).line}); a key may appear once, so remove or rename one`,
-              },
-            });
-          }
+              pathOf({ node: pair.value, key: text, parent: frame }),
+              'duplicate_key',
+              `"${text}" is given twice in this mapping (first at line ${at(first).line}); a key may appear once, so remove or rename one`,
+            );
         }
         children.push({ node: pair.value, key: text, parent: frame });
       }
