@@ -19,6 +19,8 @@ import { dashboardPageRoutes } from './routes/dashboard-page-routes';
 import { fileRoutes } from './routes/file-routes';
 import { apiDocumentRoutes } from './routes/openapi-routes';
 import { OPEN_CONTROL_OPERATIONS } from './open-control-operations';
+import { SESSIONS_PATH, type SessionDirectory } from './session-directory';
+import { parseFormBody } from './read-body';
 
 /** The transport-free API: one request in, one response out. */
 export interface ApiCore {
@@ -66,9 +68,10 @@ export function allRoutes(): Route[] {
  * other exception one generic 500 logged with its request id (CONTRIBUTING.md rule 5).
  * Transports (node server, msw, express) only convert to and from it.
  */
-export function createApiCore(server: ServerSettings, world: World): ApiCore {
+export function createApiCore(server: ServerSettings, sessions: SessionDirectory): ApiCore {
   const router = new Router(allRoutes());
-  let counter = 0;
+  /** Each world numbers its own requests, so a seeded session's journal is the same whatever other sessions do. */
+  const counters = new WeakMap<World, number>();
   /** Requests that may have changed state (every route that is not `pure`). */
   let writes = 0;
   /** The client observer's name for a credential (a digest, never the credential), computed once per credential. */
@@ -88,7 +91,14 @@ export function createApiCore(server: ServerSettings, world: World): ApiCore {
     bodyLimit: server.bodyLimit,
     async handle(request) {
       const started = process.hrtime.bigint();
-      counter += 1;
+      const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization?.trim() ?? '')?.[1];
+      // The request's world: the session its path names (`/_mock/sessions/{id}/…` stands for that session's
+      // `/_mock/…`), else the one its credential belongs to, else the default session (docs/fidelity.md row 114).
+      const place = locate(sessions, request, bearer);
+      const world = place.world ?? sessions.defaultWorld;
+      request = place.request;
+      const counter = (counters.get(world) ?? 0) + 1;
+      counters.set(world, counter);
       const requestId = `req_${counter.toString().padStart(6, '0')}`;
       let match: RouteMatch | undefined;
       let context: RouteContext | undefined;
@@ -97,7 +107,6 @@ export function createApiCore(server: ServerSettings, world: World): ApiCore {
       let problemIssuesOmitted = 0;
       // Who is calling, as far as the credential says before any check: the client observer's view.
       const arrivedAt = world.wallClock.wallNow();
-      const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization?.trim() ?? '')?.[1];
       const grant = bearer === undefined ? undefined : world.tokens.get(bearer);
       const caller = grant?.organizationId ?? (bearer === undefined ? null : (world.registry.byApiKey(bearer) ?? null));
       let injected: ObservedRequest['fault'] = null;
@@ -108,6 +117,7 @@ export function createApiCore(server: ServerSettings, world: World): ApiCore {
         // Before anything is read: a name bvs-mock does not know (DNS rebinding) learns nothing (docs/fidelity.md row 104).
         server.browserGuard.checkHost(request);
         if (request.body.length > server.bodyLimit) throw problems.payloadTooLarge(server.bodyLimit);
+        if (place.world === undefined) throw problems.sessionNotFound(place.sessionId);
         // HEAD is GET without a body (RFC 9110 §9.3.2).
         match = router.match(request.method === 'HEAD' ? 'GET' : request.method, request.path);
         // A page of another origin cannot drive the control API, token or not (docs/fidelity.md row 103).
@@ -129,7 +139,7 @@ export function createApiCore(server: ServerSettings, world: World): ApiCore {
         }
         if (injected === 'reset') throw RESET;
         if (match.route.pure !== true) writes += 1;
-        context = makeContext(server, world, request, match, requestId, world.engine.stateVersion + writes);
+        context = makeContext({ server, sessions, world, controlBase: place.controlBase }, request, match, requestId, world.engine.stateVersion + writes);
         const route = match.route;
         // A heavy answer waits for its turn, once the caller is known to be let in (docs/fidelity.md row 102).
         const endTurn = route.paced === true ? await server.pacer.turn() : undefined;
@@ -189,7 +199,8 @@ export function createApiCore(server: ServerSettings, world: World): ApiCore {
           server.logError(requestId, error);
         }
       }
-      if (!control && match?.route.forPeople !== true) {
+      // A request to a session that is gone belongs to no world's journal.
+      if (!control && match?.route.forPeople !== true && place.world !== undefined) {
         world.journal.record(entry);
         world.observer.record({
           id: requestId,
@@ -221,7 +232,75 @@ function checkControlToken(expected: string, authorization: string | undefined):
   if (!timingSafeEqual(digest(given), digest(expected))) throw problems.controlTokenRequired();
 }
 
-function makeContext(server: ServerSettings, world: World, request: CoreRequest, match: RouteMatch, requestId: string, stateVersion: number): RouteContext {
+/** Where a request goes: its world (undefined: the session its path names does not exist) and the request as that world sees it. */
+interface Place {
+  world: World | undefined;
+  /** The request, its path without the session prefix. */
+  request: CoreRequest;
+  /** The session named in the path, for the refusal when there is none. */
+  sessionId: string;
+  /** `/_mock`, or the session prefix the path came with (RouteContext.controlBase). */
+  controlBase: string;
+}
+
+const SESSION_PREFIX = `${SESSIONS_PATH}/`;
+
+/**
+ * Finds a request's world. A path `/_mock/sessions/{id}/rest` is the session's `/_mock/rest` (its control
+ * operations, pre-signed files and recipient pages); `/_mock/sessions` and `/_mock/sessions/{id}` themselves are
+ * the session routes, of the server. Otherwise the credential says: an API key or access token, or on the
+ * token endpoint the OAuth client; a credential no session owns goes to the default session, which refuses it.
+ */
+function locate(sessions: SessionDirectory, request: CoreRequest, bearer: string | undefined): Place {
+  const path = request.path;
+  if (path.startsWith(SESSION_PREFIX)) {
+    const slash = path.indexOf('/', SESSION_PREFIX.length);
+    if (slash > 0) {
+      let sessionId = path.slice(SESSION_PREFIX.length, slash);
+      try {
+        sessionId = decodeURIComponent(sessionId);
+      } catch {
+        // Left as it came: no session has such an id.
+      }
+      const controlBase = path.slice(0, slash);
+      return { world: sessions.byId(sessionId), request: { ...request, path: `/_mock${path.slice(slash)}` }, sessionId, controlBase };
+    }
+  }
+  const place = { request, sessionId: 'default', controlBase: '/_mock' };
+  if (bearer !== undefined) return { ...place, world: sessions.byCredential(bearer) ?? sessions.defaultWorld };
+  if (path === OAUTH_TOKEN_PATH) {
+    const clientId = tokenRequestClientId(request);
+    if (clientId !== undefined) return { ...place, world: sessions.byClientId(clientId) ?? sessions.defaultWorld };
+  }
+  return { ...place, world: sessions.defaultWorld };
+}
+
+/** The client id a token request authenticates with, by HTTP Basic or in the form; undefined when it cannot be read (the route says why). */
+function tokenRequestClientId(request: CoreRequest): string | undefined {
+  const basic = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(request.headers.authorization?.trim() ?? '');
+  try {
+    if (basic) {
+      const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      return colon > 0 ? decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')) : undefined;
+    }
+    const id = parseFormBody(request).client_id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a request's context is made from besides the request: the server, its sessions, and the world the request acts on. */
+interface ContextParts {
+  server: ServerSettings;
+  sessions: SessionDirectory;
+  world: World;
+  controlBase: string;
+}
+
+function makeContext(parts: ContextParts, request: CoreRequest, match: RouteMatch, requestId: string, stateVersion: number): RouteContext {
+  const { server, world } = parts;
   let parsed = false;
   let body: unknown;
   const json = () => {
@@ -254,7 +333,7 @@ function makeContext(server: ServerSettings, world: World, request: CoreRequest,
       organizationId = asked;
     }
   }
-  const strictBodies = server.strict || access.kind === 'control';
+  const strictBodies = world.strict || access.kind === 'control';
   const callerOrganizationId = principal?.organizationId ?? null;
   return {
     request,
@@ -262,6 +341,8 @@ function makeContext(server: ServerSettings, world: World, request: CoreRequest,
     requestId,
     world,
     server,
+    sessions: parts.sessions,
+    controlBase: parts.controlBase,
     principal,
     organizationId,
     callerOrganizationId,

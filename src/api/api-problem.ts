@@ -248,6 +248,29 @@ export const problems = {
       // The connection goes with the refusal: a crowd of refused readers must not hold the connections the API needs.
       { 'retry-after': String(retryAfterS), connection: 'close' },
     ),
+  sessionNotFound: (id: string) =>
+    new ApiProblem(
+      'not_found',
+      `No session ${JSON.stringify(id.slice(0, 100))}: it was ended (DELETE /_mock/sessions/{id}), expired after --session-ttl without a request, or never existed. GET /_mock/sessions lists the sessions; POST /_mock/sessions makes a new one.`,
+    ),
+  sessionLimitReached: (max: number) =>
+    new ApiProblem(
+      'session_limit_reached',
+      `${max} sessions are open, the most this bvs-mock holds at once (--max-sessions or BVS_MOCK_MAX_SESSIONS). End the sessions you no longer use (DELETE /_mock/sessions/{id}, or stop() in bvs-mock/testing), let idle ones expire (--session-ttl), or start bvs-mock with a higher --max-sessions.`,
+    ),
+  defaultSessionPermanent: () =>
+    new ApiProblem(
+      'conflict',
+      "The default session cannot be ended: it is what /_mock/... and the configuration's credentials reach. POST /_mock/reset returns it to its start.",
+    ),
+  credentialsInUse: (issues: Issue[]) =>
+    new ApiProblem(
+      'conflict',
+      sentence(
+        `the session cannot be made: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}; a credential names its session, so give another or leave it out to have one generated`,
+      ),
+      issues,
+    ),
   redactedSecret: (path: string) =>
     new ApiProblem(
       'validation_failed',

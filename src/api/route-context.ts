@@ -2,6 +2,7 @@ import type { Issue } from '../schemas';
 import type { World } from '../world/world';
 import type { ServerSettings } from './server-settings';
 import type { Principal } from './authenticate';
+import type { SessionDirectory } from './session-directory';
 import type { CoreRequest } from './core-types';
 
 /** What a route handler gets: the request, its parameters, the caller, the world it acts on and the server's settings. */
@@ -13,6 +14,14 @@ export interface RouteContext {
   world: World;
   /** The server's settings: limits, the control token, the Host and Origin checks, the documents. */
   server: ServerSettings;
+  /** The server's sessions (`/_mock/sessions`): the session routes make, list and end them. */
+  sessions: SessionDirectory;
+  /**
+   * Where the request's `/_mock` paths are from the client's side: `/_mock`, or `/_mock/sessions/{id}` when the
+   * request named its session in the path. A page or a redirect that links to another `/_mock` path goes through
+   * {@link outwardPath}, so it stays in its session.
+   */
+  controlBase: string;
   /** The API caller; null on public and control routes. */
   principal: Principal | null;
   /**
@@ -35,4 +44,9 @@ export interface RouteContext {
   stateVersion: number;
   /** The JSON body, parsed once (checks Content-Type; empty body gives undefined). */
   json(): unknown;
+}
+
+/** A `/_mock/…` path as the client reaches it from this request: under its session's prefix when it came by one. */
+export function outwardPath(context: Pick<RouteContext, 'controlBase'>, path: string): string {
+  return path.startsWith('/_mock/') ? `${context.controlBase}${path.slice('/_mock'.length)}` : path;
 }

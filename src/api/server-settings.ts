@@ -16,8 +16,6 @@ export interface ServerSettings {
   probeTransport: { timeoutMs: number; insecureTls: boolean };
   /** Accept plain-http legacy `webhook_url`s (`--allow-http-webhooks`), for local receivers. */
   allowHttpWebhooks: boolean;
-  /** Refuse requests that break the contract in tolerable ways (unknown fields), instead of recording them. */
-  strict: boolean;
   /** Answer plain-HTTP requests with `https_required` (spec §5.1); off with `--http`. */
   requireHttps: boolean;
   bodyLimit: number;

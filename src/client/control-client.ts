@@ -11,6 +11,11 @@ export interface ControlConnection {
   url?: string;
   /** The control token it was started with (`--control-token`), if it is locked. */
   controlToken?: string;
+  /**
+   * The session the calls act on (`POST /_mock/sessions` answered its id): each operation goes to its path under
+   * `/_mock/sessions/{id}`. Default: none, the default session. The session operations themselves stay the server's.
+   */
+  session?: string;
   /** Sent as `organization_id` on every call whose own query does not name one; default: none (bvs-mock's default organization). */
   organizationId?: string;
   /** More options of every fetch: in node, the `dispatcher` that trusts bvs-mock's certificate (src/testing/trusting-dispatcher.ts). */
@@ -72,11 +77,14 @@ export function createControlClient(connection: ControlConnection = {}): Control
     const entry = CONTROL_PATHS[operation];
     if (entry === undefined) throw new Error(`bvs-mock: ${String(operation)} is no control operation; see CONTROL_PATHS (src/client/control-paths.ts)`);
     const [method, pattern] = entry;
-    const path = pattern.replace(/:([A-Za-z_]+)/g, (_match: string, name: string) => {
+    const filled = pattern.replace(/:([A-Za-z_]+)/g, (_match: string, name: string) => {
       const value = input.params?.[name];
       if (value === undefined || value === '') throw new Error(`bvs-mock: ${operation} needs the path parameter "${name}" (${method} ${pattern})`);
       return encodeURIComponent(value);
     });
+    const session = connection.session;
+    const inSession = session !== undefined && session !== '' && !operation.startsWith('control.sessions.');
+    const path = inSession ? `/_mock/sessions/${encodeURIComponent(session)}${filled.slice('/_mock'.length)}` : filled;
     const query = new URLSearchParams();
     const named = input.query?.organization_id !== undefined;
     if (connection.organizationId !== undefined && connection.organizationId !== '' && !named) query.set('organization_id', connection.organizationId);

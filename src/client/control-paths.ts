@@ -47,4 +47,8 @@ export const CONTROL_PATHS: ControlPathTable = {
   'control.stream': ['GET', '/_mock/stream'],
   'control.document.json': ['GET', '/_mock/openapi.json'],
   'control.document.yaml': ['GET', '/_mock/openapi.yaml'],
+  'control.sessions.create': ['POST', '/_mock/sessions'],
+  'control.sessions.list': ['GET', '/_mock/sessions'],
+  'control.sessions.get': ['GET', '/_mock/sessions/:id'],
+  'control.sessions.end': ['DELETE', '/_mock/sessions/:id'],
 };

@@ -69,6 +69,11 @@ export class OrganizationRegistry {
     return client !== undefined && matches ? client : undefined;
   }
 
+  /** Whether an OAuth client has this id. */
+  hasClient(clientId: string): boolean {
+    return this.clients.has(clientId);
+  }
+
   /** Whether the organization exists. */
   has(id: string): boolean {
     return this.organizations.has(id);

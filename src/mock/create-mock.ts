@@ -16,6 +16,7 @@ import type { TokenClock } from '../world/access-tokens';
 import { systemTime, type SystemTime } from '../wall';
 import { DEFAULT_MAX_STREAM_READERS, MAX_STREAM_READERS_LIMIT } from '../world/change-feed';
 import { createWorld, type DrainOptions, type RetentionOptions, type World } from '../world/world';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TTL_S, MAX_SESSION_TTL_S, MAX_SESSIONS_LIMIT, Sessions } from './sessions';
 
 export type { DrainOptions, RetentionOptions } from '../world/world';
 
@@ -116,6 +117,16 @@ export interface MockOptions {
    * {@link DEFAULT_MAX_PAGE_BYTES} (docs/fidelity.md row 102).
    */
   maxPageBytes?: number;
+  /**
+   * Sessions held at once besides the default one (`--max-sessions`, `POST /_mock/sessions`); one more is refused
+   * with `session_limit_reached`. Default {@link DEFAULT_MAX_SESSIONS}.
+   */
+  maxSessions?: number;
+  /**
+   * Real milliseconds without a request after which a session ends (`--session-ttl`, in seconds there).
+   * Default {@link DEFAULT_SESSION_TTL_S} seconds.
+   */
+  sessionTtlMs?: number;
   /** Called after every delivery attempt. */
   onDeliveryAttempt?: DeliveriesOptions['onAttempt'];
   /** Called after every request, API and control, with its journal entry (`bvs-mock serve` logs them); `control` says which. */
@@ -159,6 +170,8 @@ export interface MockParts {
   world: World;
   /** The server's settings: limits, the control token, the Host and Origin checks, the documents. */
   server: ServerSettings;
+  /** The sessions made at run time (`/_mock/sessions`); the default session is {@link world}. */
+  sessions: Sessions;
 }
 
 /** Where a mock keeps its parts: a symbol, so they stay off the mock's type and out of `JSON.stringify`. */
@@ -205,11 +218,19 @@ export function createMock(options: MockOptions = {}): Mock {
   // Names this instance on its own deliveries, so a delivery pointed at bvs-mock itself is refused, not looped.
   const origin = randomBytes(12).toString('hex');
   const wallClock: SystemTime = { ...systemTime, ...options.wallClock };
+  const maxSessions = checkedWhole('maxSessions (--max-sessions, BVS_MOCK_MAX_SESSIONS)', options.maxSessions ?? DEFAULT_MAX_SESSIONS, 1, MAX_SESSIONS_LIMIT);
+  const sessionTtlMs = checkedWhole(
+    'sessionTtlMs (--session-ttl, BVS_MOCK_SESSION_TTL, in seconds there)',
+    options.sessionTtlMs ?? DEFAULT_SESSION_TTL_S * 1000,
+    1000,
+    MAX_SESSION_TTL_S * 1000,
+  );
   const world = createWorld({ ...options, wallClock, maxStreamReaders, origin, logError });
+  const { config: _config, seed: _seed, webhookUrl: _webhookUrl, webhookSecret: _webhookSecret, ...shared } = options;
+  const sessions = new Sessions({ defaultWorld: world, base: { ...shared, wallClock, maxStreamReaders, origin, logError }, maxSessions, ttlMs: sessionTtlMs });
   const server: ServerSettings = {
     probeTransport: { timeoutMs: options.deliveryTimeoutMs ?? 10_000, insecureTls: options.insecureWebhookTls ?? false },
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
-    strict: options.strict ?? false,
     requireHttps: options.requireHttps ?? true,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     maxPageBytes,
@@ -224,17 +245,27 @@ export function createMock(options: MockOptions = {}): Mock {
     logError,
   };
   const mock: Mock = {
-    core: createApiCore(server, world),
+    core: createApiCore(server, sessions),
     drain: world.drain,
     advance: world.advance,
     reset: world.reset,
     now: () => world.clock.nowDate(),
     onEvent: (sink) => world.engine.subscribe(sink),
     report: () => contractReportOf(world),
-    dispose: world.dispose,
+    dispose: () => {
+      sessions.dispose();
+      world.dispose();
+    },
   };
-  Object.defineProperty(mock, PARTS, { value: { world, server } satisfies MockParts, enumerable: true });
+  Object.defineProperty(mock, PARTS, { value: { world, server, sessions } satisfies MockParts, enumerable: true });
   return mock;
+}
+
+/** A whole number from `min` to `max`, or a start-up error naming the option. */
+function checkedWhole(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`bvs-mock: ${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  return value;
 }
 
 /** The bound of `POST /_mock/clock/run` (docs/fidelity.md row 98): a whole number of real milliseconds above 0. */

@@ -26,28 +26,42 @@ export class UrlSigner {
    *   `bvs-mock:<seed>` when a seed is given (`--seed`), so that URLs are
    *   byte-identical across runs (docs/fidelity.md); unit tests give a fixed one
    * @param baseUrl the public base address, like `https://127.0.0.1:4010`
+   * @param mount where a session's `/_mock` paths are, like `/_mock/sessions/ses_…` (its URLs must lead back to
+   *   it, since organization ids repeat across sessions); default: `/_mock` itself. The signature covers the
+   *   path within the session, which is what the session sees once the server has taken the prefix off.
    */
   constructor(
     private readonly secret: string,
-    private baseUrl: string,
+    private base: string,
+    private readonly mount = '/_mock',
   ) {
-    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.base = base.replace(/\/+$/, '');
+  }
+
+  /** The public base address URLs start with. */
+  get baseUrl(): string {
+    return this.base;
   }
 
   /** Changes the public base address (known only once the server listens). */
   setBaseUrl(baseUrl: string): void {
-    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.base = baseUrl.replace(/\/+$/, '');
   }
 
   /** The absolute URL of `path`, unsigned. */
   absolute(path: string): string {
-    return `${this.baseUrl}${path}`;
+    return `${this.base}${this.outward(path)}`;
   }
 
   /** A URL for `path` that expires `PRESIGNED_URL_LIFETIME_MS` after `now` (epoch ms). */
   sign(path: string, now: number): string {
     const expires = Math.floor((now + PRESIGNED_URL_LIFETIME_MS) / 1000);
-    return `${this.baseUrl}${path}?expires=${expires}&signature=${this.signature(path, expires)}`;
+    return `${this.base}${this.outward(path)}?expires=${expires}&signature=${this.signature(path, expires)}`;
+  }
+
+  /** A `/_mock` path as reached from outside: under the session's mount. */
+  private outward(path: string): string {
+    return path.startsWith('/_mock/') ? `${this.mount}${path.slice('/_mock'.length)}` : path;
   }
 
   /**

@@ -22,6 +22,7 @@ export const API_ERROR_STATUS = {
   evicted: 404,
   method_not_allowed: 405,
   conflict: 409,
+  session_limit_reached: 409,
   url_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -37,6 +37,7 @@ export * from './delivery-answers';
 export * from './fault-answers';
 export * from './receiver-check-answers';
 export * from './report-answers';
+export * from './session-answers';
 export { CutBySize } from './page-cursor';
 export * from './dashboard-answers';
 export * from './delivery';

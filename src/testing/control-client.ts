@@ -32,6 +32,10 @@ import type {
   OrganizationListing,
   ValidationSummaryPage,
   ValidationTree,
+  SessionAnswer,
+  SessionCreateRequest,
+  SessionEnded,
+  SessionList,
   z,
 } from '../schemas';
 import { listenForChanges, type ChangeNotice } from './change-stream';
@@ -359,6 +363,35 @@ export class BvsMockControl {
   report(format: ReportFormat): Promise<string>;
   report(format?: ReportFormat): Promise<ContractReport | string> {
     return format === undefined ? this.client.call('control.report') : this.client.text('control.report', { query: { format } });
+  }
+
+  /**
+   * `POST /_mock/sessions`: a new isolated session (its own organizations and credentials, clock, validations,
+   * endpoints, deliveries, faults, journal and report); the answer holds its credentials, shown only here.
+   * {@link forSession} gives the control client of it. `startBvsMock({ url })` does both for a test file.
+   */
+  createSession(request: z.input<typeof SessionCreateRequest> = {}): Promise<SessionAnswer> {
+    return this.client.call('control.sessions.create', { body: request });
+  }
+
+  /** `GET /_mock/sessions`: every session with its counts (no credentials), and the server's limits. */
+  sessions(): Promise<SessionList> {
+    return this.client.call('control.sessions.list');
+  }
+
+  /** `GET /_mock/sessions/:id`: one session, its secrets shown as `<set>`. */
+  session(id: string): Promise<SessionAnswer> {
+    return this.client.call('control.sessions.get', { params: { id } });
+  }
+
+  /** `DELETE /_mock/sessions/:id`: ends a session; its pending deliveries are cancelled, and counted in the answer. */
+  endSession(id: string): Promise<SessionEnded> {
+    return this.client.call('control.sessions.end', { params: { id } });
+  }
+
+  /** The control client of session `id`: every call acts on that session (`/_mock/sessions/:id/…`). */
+  forSession(id: string): BvsMockControl {
+    return new BvsMockControl({ ...this.options, session: id });
   }
 
   private withOrganization<T extends object>(body: T): T & { organization_id?: string } {

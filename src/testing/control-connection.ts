@@ -11,6 +11,8 @@ export interface ControlClientOptions {
   ca?: string;
   /** The organization control calls act on, unless a call names another; default: bvs-mock's default organization. */
   organizationId?: string;
+  /** The session control calls act on (`/_mock/sessions/{id}/…`); default: the default session. */
+  session?: string;
 }
 
 /**
@@ -22,6 +24,7 @@ export function typedClientFor(options: ControlClientOptions): ControlClient {
   return createControlClient({
     url: options.url,
     controlToken: options.controlToken,
+    session: options.session,
     fetchOptions: https ? trustingFetchOptions(options.ca) : undefined,
   });
 }

@@ -28,12 +28,18 @@ export type TokenClock = 'simulated' | 'wall';
 export class AccessTokens {
   private readonly tokens = new Map<string, AccessToken>();
 
-  /** @param now the tokens' clock, epoch milliseconds: the simulated clock, or the wall clock for `tokenClock: 'wall'`. */
-  constructor(readonly now: () => number) {}
+  /**
+   * @param now the tokens' clock, epoch milliseconds: the simulated clock, or the wall clock for `tokenClock: 'wall'`.
+   * @param tag put into every token, before a `.`: a session's id, which is how a session's tokens find it.
+   */
+  constructor(
+    readonly now: () => number,
+    private readonly tag?: string,
+  ) {}
 
   /** Issues a new token. Token text is random (it is a secret, not part of any payload). */
   issue(grant: Omit<AccessToken, 'expiresAt'>): { token: string; expiresIn: number } {
-    const token = `bvs_at_${randomBytes(24).toString('base64url')}`;
+    const token = `bvs_at_${this.tag === undefined ? '' : `${this.tag}.`}${randomBytes(24).toString('base64url')}`;
     this.tokens.set(token, { ...grant, expiresAt: this.now() + ACCESS_TOKEN_LIFETIME_S * 1000 });
     if (this.tokens.size > MAX_ACCESS_TOKENS) this.tokens.delete(this.tokens.keys().next().value!);
     return { token, expiresIn: ACCESS_TOKEN_LIFETIME_S };

@@ -10,7 +10,7 @@ import { ClientObserver } from '../faults/client-observer';
 import { FaultPlan } from '../faults/fault-plan';
 import { ReceiverCheckStore } from '../probes/receiver-check-store';
 import { UrlSigner } from '../reports/url-signer';
-import { BvsMockConfig, WebhookEndpointConfig, parseWith } from '../schemas';
+import { BvsMockConfig, WebhookEndpointConfig, parseWith, type Scenario } from '../schemas';
 import { VERSION } from '../version';
 import { AccessTokens, type TokenClock } from './access-tokens';
 import { AnswerCache } from './answer-cache';
@@ -54,6 +54,14 @@ export interface WorldOptions {
   tokenClock?: TokenClock;
   tolerance?: boolean;
   publicUrl?: string;
+  /** Where this world's `/_mock` paths are reached, for the URLs it gives out: `/_mock/sessions/{id}` for a session; default `/_mock`. */
+  mount?: string;
+  /** Refuse unknown request fields instead of recording them (`--strict`, a session's `strict`). */
+  strict?: boolean;
+  /** Put into this world's access tokens (a session's id), so a token finds its session. */
+  tokenTag?: string;
+  /** Scenarios this world plays besides the built-in ones and `scenarioDirs`' (a session's `scenarios`); a reset keeps them. */
+  scenarios?: Array<{ scenario: Scenario; source: string }>;
   webhookUrl?: string;
   webhookSecret?: string;
   insecureWebhookTls?: boolean;
@@ -80,6 +88,8 @@ export interface WorldOptions {
 export interface World {
   /** The seed of this world's ids and payloads: the one given, or the one drawn at its start (`GET /_mock/health`). */
   readonly seed: number;
+  /** Refuse unknown request fields instead of recording them (`--strict`). */
+  readonly strict: boolean;
   readonly clock: SimulatedClock;
   /** The machine's wall clock this world reads where time is real (see {@link WorldOptions.wallClock}). */
   readonly wallClock: SystemTime;
@@ -136,11 +146,15 @@ export function createWorld(options: WorldOptions): World {
   const registry = new OrganizationRegistry(config);
   const scenarios = ScenarioLibrary.builtIn();
   for (const dir of options.scenarioDirs ?? []) scenarios.loadDirectory(dir);
+  for (const { scenario, source } of options.scenarios ?? []) {
+    const added = scenarios.add(scenario, { source, permanent: true });
+    if (!added.ok) throw new Error(`bvs-mock: ${source}: ${added.issues.map((issue) => issue.message).join('; ')}`);
+  }
   const ids = new IdSource(seed, () => clock.now());
   // Signatures are part of payloads (URLs): an explicit seed fixes their key so runs stay byte-identical;
   // otherwise the key is random, since a key anyone can derive from a printed default lets anyone forge URLs.
   const signingKey = options.seed === undefined ? randomBytes(32).toString('hex') : `bvs-mock:${options.seed}`;
-  const signer = new UrlSigner(signingKey, options.publicUrl ?? 'https://127.0.0.1:4010');
+  const signer = new UrlSigner(signingKey, options.publicUrl ?? 'https://127.0.0.1:4010', options.mount);
   const engine = new Engine({
     clock,
     ids,
@@ -197,6 +211,7 @@ export function createWorld(options: WorldOptions): World {
   clock.setBarrier(() => deliveries.instantBarrier());
   const world: World = {
     seed,
+    strict: options.strict ?? false,
     clock,
     wallClock: options.wallClock,
     registry,
@@ -207,7 +222,7 @@ export function createWorld(options: WorldOptions): World {
     endpoints,
     faults,
     deliveries,
-    tokens: new AccessTokens(options.tokenClock === 'wall' ? options.wallClock.wallNow : () => clock.now()),
+    tokens: new AccessTokens(options.tokenClock === 'wall' ? options.wallClock.wallNow : () => clock.now(), options.tokenTag),
     answers: new AnswerCache(),
     journal: new RequestJournal(options.retention?.maxJournalEntries),
     emitted,

@@ -113,6 +113,12 @@ test("bvs-mock/testing's control client reaches every control operation but thos
     onChange: async () => (await control.onChange(() => undefined))(),
     requests: () => control.requests(),
     report: () => control.report(),
+    createSession: () => control.createSession(),
+    sessions: () => control.sessions(),
+    session: () => control.session('default'),
+    endSession: () => control.endSession('ses_00000000000000000000'),
+    // A client of its own, with the path of the session: what it is for.
+    forSession: async () => expect(control.forSession('ses_1').client.target('control.clock').path).toBe('/_mock/sessions/ses_1/clock'),
     'informationRequest.submit': () => control.informationRequest.submit('irq_x'),
     'informationRequest.analyze': () => control.informationRequest.analyze('irq_x'),
     'informationRequest.assign': () => control.informationRequest.assign('irq_x', { reviewer_email: 'a@b.example' }),

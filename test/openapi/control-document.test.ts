@@ -183,6 +183,11 @@ entity:
     await ok('GET', '/_mock/requests?violations=true');
     await ok('GET', '/_mock/report');
     await ok('GET', '/_mock/report?format=markdown');
+    const session = (await ok('POST', '/_mock/sessions', { label: 'control document', clock: { mode: 'manual' } })).json() as { id: string };
+    await ok('GET', '/_mock/sessions');
+    await ok('GET', `/_mock/sessions/${session.id}`);
+    await ok('DELETE', `/_mock/sessions/${session.id}`);
+    expect((await call('DELETE', '/_mock/sessions/default')).status).toBe(409);
     await ok('GET', '/_mock/report?format=junit');
     await ok('DELETE', `/_mock/webhook_endpoints/${endpointId}`);
 

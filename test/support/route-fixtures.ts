@@ -106,6 +106,9 @@ function idFor(collection: string, ids: ResourceIds): string {
       return ids.webhookEndpoint;
     case 'events':
       return ids.event;
+    case 'sessions':
+      // The default session: always there, and never ended (DELETE answers 409).
+      return 'default';
     default:
       throw new Error(`concretePath: no id for the collection ${collection}; add it to route-fixtures.ts`);
   }

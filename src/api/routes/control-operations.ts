@@ -6,6 +6,7 @@ import { deliveryRoutes } from './delivery-routes';
 import { controlDocumentRoutes } from './openapi-routes';
 import { receiverCheckRoutes } from './receiver-check-routes';
 import { reportRoute } from './report-route';
+import { sessionRoutes } from './session-routes';
 
 /**
  * Every operation of the control API (`/_mock/...`), each with its document: what `openapi/control.yaml`
@@ -21,6 +22,7 @@ export function controlOperations() {
     reportRoute,
     ...dashboardRoutes,
     ...controlDocumentRoutes(),
+    ...sessionRoutes,
   ] satisfies Route[];
 }
 

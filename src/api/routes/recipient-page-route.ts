@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { recipientPath } from '../../engine';
 import { problems, unwrap } from '../api-problem';
 import type { Route } from '../router';
+import { outwardPath, type RouteContext } from '../route-context';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
@@ -23,9 +24,9 @@ const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
 };
 
-/** Where the page's form posts: the submit of this one request, authorised by its id, as the page itself is. */
-function submitPath(id: string): string {
-  return `${recipientPath(encodeURIComponent(id))}/submit`;
+/** Where the page's form posts: the submit of this one request, authorised by its id, as the page itself is; in the page's own session. */
+function submitPath(context: RouteContext, id: string): string {
+  return outwardPath(context, `${recipientPath(encodeURIComponent(id))}/submit`);
 }
 
 /**
@@ -46,7 +47,7 @@ const recipientPageRoute: Route = {
     const rows = request.requestable_items
       .map((item) => `<tr><td>${escape(item.name)}</td><td>${escape(item.kind)}</td><td>${escape(item.status)}</td></tr>`)
       .join('');
-    const control = `/_mock/information_requests/${encodeURIComponent(id)}/submit?organization_id=${encodeURIComponent(organizationId)}`;
+    const control = outwardPath(context, `/_mock/information_requests/${encodeURIComponent(id)}/submit?organization_id=${encodeURIComponent(organizationId)}`);
     const pending = request.requestable_items.some((item) => item.status === 'pending');
     const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(request.name)} (bvs-mock)</title>
@@ -56,7 +57,7 @@ const recipientPageRoute: Route = {
 <table><thead><tr><th>Item</th><th>Kind</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table>
 ${
   pending
-    ? `<form method="post" action="${escape(submitPath(id))}"><p><button type="submit">Submit every pending item</button></p></form>`
+    ? `<form method="post" action="${escape(submitPath(context, id))}"><p><button type="submit">Submit every pending item</button></p></form>`
     : '<p>Every item is submitted.</p>'
 }
 <p>bvs-mock: the same as <code>POST ${escape(control)}</code>.</p></body></html>`;
@@ -82,7 +83,7 @@ const recipientSubmitRoute: Route = {
     const found = engine.locateInformationRequest(id);
     if (!found) throw problems.notFound('information request', id);
     unwrap(unwrap(engine.informationRequestFlow(found.organizationId, id)).submit('all'));
-    return { status: 303, headers: { location: recipientPath(encodeURIComponent(id)), 'cache-control': 'no-store' }, body: '' };
+    return { status: 303, headers: { location: outwardPath(context, recipientPath(encodeURIComponent(id))), 'cache-control': 'no-store' }, body: '' };
   },
 };
 

@@ -43,6 +43,8 @@ export interface AddScenarioOptions {
   source?: string;
   /** Replace a scenario of the same name instead of refusing it. Default false. */
   override?: boolean;
+  /** Kept by a reset and not removable, like a `--scenarios` directory's (a session's own scenarios). Default false: added at run time. */
+  permanent?: boolean;
 }
 
 /** Options of {@link ScenarioLibrary.loadDirectory}. */
@@ -132,8 +134,8 @@ export class ScenarioLibrary {
    * another scenario. `options` may be the source alone.
    */
   add(scenario: Scenario, options: AddScenarioOptions | string = {}): ParseResult<Scenario> {
-    const { source = 'added at run time', override = false } = typeof options === 'string' ? { source: options } : options;
-    const entry: Entry = { scenario, source, builtIn: false, fromFile: false, batch: ++this.batches };
+    const { source = 'added at run time', override = false, permanent = false } = typeof options === 'string' ? { source: options } : options;
+    const entry: Entry = { scenario, source, builtIn: false, fromFile: permanent, batch: ++this.batches };
     const issues = this.conflicts(entry, override);
     if (issues.length > 0) return { ok: false, issues };
     this.put(entry);
