@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { DEFAULT_MAX_RUN_WAIT_MS, MAX_RUN_WAIT_MS } from '../clock';
 import { MAX_STREAM_READERS_OVER_SERVER } from '../http/start-server';
 import { DEFAULT_MAX_STREAM_READERS } from '../world/change-feed';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TTL_S, MAX_SESSION_TTL_S, MAX_SESSIONS_LIMIT } from '../mock/sessions';
 import { DEFAULT_MAX_PAGE_BYTES, PAGE_BYTES_RANGE } from '../api/page-query';
 import { DEFAULT_MAX_DELIVERY_RECORDS, DEFAULT_MAX_PENDING_PER_RECEIVER } from '../delivery/deliveries';
 import { DEFAULT_MAX_VALIDATIONS } from '../engine';
@@ -166,6 +167,19 @@ export function serveCommand(version: string): Command {
       )
         .env('BVS_MOCK_MAX_PAGE_BYTES')
         .argParser(integer('--max-page-bytes', PAGE_BYTES_RANGE.min, PAGE_BYTES_RANGE.max)),
+    )
+    .addOption(
+      new Option(
+        '--max-sessions <n>',
+        `sessions (POST /_mock/sessions) held at once besides the default one; one more is refused with session_limit_reached (default ${DEFAULT_MAX_SESSIONS})`,
+      )
+        .env('BVS_MOCK_MAX_SESSIONS')
+        .argParser(integer('--max-sessions', 1, MAX_SESSIONS_LIMIT)),
+    )
+    .addOption(
+      new Option('--session-ttl <seconds>', `real seconds without a request after which a session ends (default ${DEFAULT_SESSION_TTL_S}, half an hour)`)
+        .env('BVS_MOCK_SESSION_TTL')
+        .argParser(integer('--session-ttl', 1, MAX_SESSION_TTL_S)),
     )
     .addOption(
       new Option(

@@ -42,6 +42,10 @@ export interface ServeFlags {
   maxRunWait?: number;
   maxStreamReaders?: number;
   maxPageBytes?: number;
+  /** Sessions held at once besides the default one. */
+  maxSessions?: number;
+  /** Real seconds without a request after which a session ends. */
+  sessionTtl?: number;
   /** File the contract report is written to when bvs-mock stops; its extension chooses the format. */
   report?: string;
   tolerance: boolean;
@@ -120,6 +124,8 @@ export function serverOptionsOf(flags: ServeFlags, log: ServeLog): ServerOptions
     },
     maxStreamReaders: flags.maxStreamReaders,
     maxPageBytes: flags.maxPageBytes,
+    maxSessions: flags.maxSessions,
+    sessionTtlMs: flags.sessionTtl === undefined ? undefined : flags.sessionTtl * 1000,
   };
 }
 

@@ -413,3 +413,24 @@ test('BVS_MOCK_MAX_PAGE_BYTES cuts control list pages by size, and a budget unde
   expect(await refused.exit).toEqual({ code: 1, signal: null });
   expect(refused.stderr()).toMatch(/--max-page-bytes must be a whole number from 1024 to 67108864/);
 });
+
+test('BVS_MOCK_MAX_SESSIONS and --session-ttl reach the sessions, and a limit out of range is refused at start', async () => {
+  const served = serve(['--port', '0', '--http', '--session-ttl', '90'], { BVS_MOCK_MAX_SESSIONS: '1' });
+  const url = urlOf(await served.banner);
+  const client = httpClient({ baseUrl: url.origin, ca: null });
+  const post = () => client.request('/_mock/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  try {
+    const made = await post();
+    expect(made.status).toBe(201);
+    const { last_used_at, expires_at } = made.json<{ last_used_at: string; expires_at: string }>();
+    expect(Date.parse(expires_at) - Date.parse(last_used_at)).toBe(90_000);
+    const refused = await post();
+    expect(refused.status).toBe(409);
+    expect(refused.json<{ error: { code: string } }>().error.code).toBe('session_limit_reached');
+  } finally {
+    client.close();
+  }
+  const zero = serve(['--port', '0', '--http', '--max-sessions', '0']);
+  expect(await zero.exit).toEqual({ code: 1, signal: null });
+  expect(zero.stderr()).toMatch(/--max-sessions must be a whole number from 1 to 10000/);
+});

@@ -268,3 +268,16 @@ test('bad session input is refused with where and why, and makes no session', as
   expectApiError(await t.call('/_mock/sessions/ses_00000000000000000000/clock'), 404, 'not_found');
   expectApiError(await t.call('/_mock/sessions/%E0%A4%A/clock'), 404, 'not_found');
 });
+
+test('retention limits hold per session: a session evicting its oldest validation leaves the default session and another session whole', async () => {
+  const t = await serve({ retention: { maxValidations: 2 } });
+  const busy = await session(t, { clock: { mode: 'manual' } });
+  const quiet = await session(t, { clock: { mode: 'manual' } });
+  const kept = [await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' }), await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' }, { key: keyOf(quiet) })];
+  const first = await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' }, { key: keyOf(busy) });
+  await t.json('POST', `${busy.control_base}/clock/run`, {});
+  for (let i = 0; i < 2; i += 1) await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' }, { key: keyOf(busy) });
+  expectApiError(await t.get(`/api/v2/entity_validations/${first.id}`, keyOf(busy)), 404, 'evicted');
+  expect((await t.get(`/api/v2/entity_validations/${kept[0]!.id}`)).status).toBe(200);
+  expect((await t.get(`/api/v2/entity_validations/${kept[1]!.id}`, keyOf(quiet))).status).toBe(200);
+});
