@@ -2,6 +2,7 @@ import { EntityValidation, SessionAnswer, SessionList } from '../../src/schemas'
 import { bearer, expectApiError, startTestServer, DEFAULT_API_KEY, type TestServer } from '../support/api-test-server';
 import { HAPPY_NO_PARTNERS, HAPPY_PARTNERS } from '../support/built-in-tins';
 import { startSilentPort } from '../support/silent-port';
+import { openEventStream } from '../support/event-stream';
 
 // Sessions: one server, many isolated worlds (docs/design.md "Sessions", docs/fidelity.md rows 114 to 118).
 // Requests reach a session by their credentials (API key, OAuth client, its tokens, pre-signed and recipient
@@ -280,4 +281,28 @@ test('retention limits hold per session: a session evicting its oldest validatio
   expectApiError(await t.get(`/api/v2/entity_validations/${first.id}`, keyOf(busy)), 404, 'evicted');
   expect((await t.get(`/api/v2/entity_validations/${kept[0]!.id}`)).status).toBe(200);
   expect((await t.get(`/api/v2/entity_validations/${kept[1]!.id}`, keyOf(quiet))).status).toBe(200);
+});
+
+test("a session's change stream tells of its own changes only: another session's reset and clock moves stay out of it", async () => {
+  const t = await serve();
+  const watched = await session(t, { clock: { mode: 'manual' } });
+  const busy = await session(t, { clock: { mode: 'manual' } });
+  const stream = await openEventStream(t.server.url, `${watched.control_base}/stream`, { ca: t.server.certificate });
+  try {
+    await stream.waitFor(/event: ready/);
+    await t.json('POST', `${busy.control_base}/clock/advance`, { seconds: 60 });
+    await t.json('POST', `${busy.control_base}/reset`, {});
+    await t.json('POST', '/_mock/reset', {});
+    // Then one change of its own: whatever came before it in the stream was the other sessions' doing.
+    await t.json('POST', `${watched.control_base}/reset`, {});
+    await stream.waitFor(/"reset"/);
+    const kinds = stream
+      .events()
+      .filter((event) => event.event !== 'ready')
+      .flatMap((event) => (JSON.parse(event.data) as { kinds: string[] }).kinds);
+    // Its own reset is a reset and a request that changed state; nothing of a clock move, which only the others made.
+    expect([...new Set(kinds)].sort()).toEqual(['request', 'reset']);
+  } finally {
+    stream.close();
+  }
 });
