@@ -34,6 +34,11 @@ export class UrlSigner {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
   }
 
+  /** The HMAC key (a world's snapshot keeps it, so URLs issued before it stay valid in the restored world). */
+  get key(): string {
+    return this.secret;
+  }
+
   /** Changes the public base address (known only once the server listens). */
   setBaseUrl(baseUrl: string): void {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
