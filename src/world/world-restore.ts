@@ -91,7 +91,7 @@ export function restoreWorldState(world: World, snapshot: WorldSnapshot): void {
       try {
         restorer(world, at, tag);
       } catch (error) {
-        throw new Error(`timers[${index}]: ${(error as Error).message}`);
+        throw new Error(`timers[${index}]: ${(error as Error).message}`, { cause: error });
       }
     });
     world.clock.setMode(snapshot.clock.mode, { speed: snapshot.clock.speed });

@@ -2,7 +2,7 @@ import { WORLD_SNAPSHOT_FORMAT, WORLD_SNAPSHOT_VERSION, type WorldSnapshot } fro
 import type { World } from './world';
 
 /**
- * The whole state of a world as a versioned, JSON-safe document (docs/design.md, "Snapshots"): the clock, the
+ * The whole state of a world as a versioned, JSON-safe document: the clock, the
  * seed and where the id source and the fault draws stand, the organizations as configured with their settings
  * as they stand, the engine's records, trees and plays, every timer still due as a descriptor in the exact
  * order the clock would fire them, the delivery records, endpoints, faults, journals, emitted counts, receiver
