@@ -309,3 +309,8 @@ export class IdleWaiters {
     return waiters;
   }
 }
+
+/** Whether a timer's result is a promise (its rejection is reported, never awaited). */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}

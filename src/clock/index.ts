@@ -3,9 +3,10 @@
  * "One simulated clock", CONTRIBUTING.md rule 4). Everything else takes a {@link SimulatedClock} and reads
  * `now()` from it. Real time lives in `src/wall/`.
  */
-export { SimulatedClock, createClock } from './simulated-clock';
+export { SimulatedClock } from './simulated-clock';
+export { createClock } from './create-clock';
 export { TimerQueue } from './timer-queue';
-export type { QueuedTimer, TimerCallback, TimerHandle } from './timer-queue';
+export type { PendingTimer, QueuedTimer, TimerCallback, TimerHandle } from './timer-queue';
 export { DEFAULT_CLOCK_START, START_TIME_FORMS, isClockMode, resolveStartTime } from './clock-options';
 export type { ClockErrorContext, ClockErrorHandler, ClockMode, ClockOptions, StartTime, StartTimeOptions } from './clock-options';
 export { StepLimitError, type Barrier, type StepLimitErrorOptions } from './clock-loop';

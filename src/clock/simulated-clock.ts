@@ -1,7 +1,7 @@
 import type { ClockDescription } from '../schemas';
-import { AutoDriver, fireUpTo, IdleWaiters, runLoop, type Barrier, type DrivenClock } from './clock-loop';
+import { AutoDriver, fireUpTo, IdleWaiters, isThenable, runLoop, type Barrier, type DrivenClock } from './clock-loop';
 import { checkMode, checkSpeed, reportClockError, resolveClockOptions, type ClockMode, type ClockOptions, type ResolvedClockOptions } from './clock-options';
-import { timerHandle, TimerQueue, type QueuedTimer, type TimerCallback, type TimerHandle } from './timer-queue';
+import { timerHandle, TimerQueue, type PendingTimer, type QueuedTimer, type Timer, type TimerCallback, type TimerHandle } from './timer-queue';
 
 /**
  * The one simulated clock: every time-based behaviour of bvs-mock (run durations, retries and
@@ -22,7 +22,7 @@ export class SimulatedClock {
   /** Start time in epoch ms; `reset()` returns here. */
   readonly startedAt: number;
   private readonly options: ResolvedClockOptions;
-  private readonly queue = new TimerQueue<TimerCallback>();
+  private readonly queue = new TimerQueue<Timer>();
   private currentMode: ClockMode;
   private currentSpeed: number;
   /** Simulated time; in realtime mode the last value observed (now() never reports less). */
@@ -135,6 +135,19 @@ export class SimulatedClock {
     return this.isoText;
   }
 
+  /** Every timer still due with its tag, in the exact order they would fire (what a world's snapshot keeps). */
+  pendingTimers(): PendingTimer[] {
+    return this.queue.ordered().map((entry) => ({ at: entry.at, tag: entry.value.tag }));
+  }
+
+  /** Puts time at `at` without firing anything (a world restored from a snapshot), while no timer is scheduled. */
+  restoreTime(at: number): void {
+    if (this.queue.size > 0 || this.firing || !Number.isFinite(at))
+      throw new Error(`bvs-mock: clock: restoreTime(${String(at)}) needs a finite time and a clock with nothing scheduled`);
+    this.current = this.anchorSim = at;
+    this.anchorWall = this.options.wallNow();
+  }
+
   /** Due time of the next timer in epoch ms, or null when nothing is scheduled. */
   nextAt(): number | null {
     return this.queue.peek()?.at ?? null;
@@ -143,14 +156,14 @@ export class SimulatedClock {
   /**
    * Runs `callback` at simulated time `at` (epoch ms or Date). A time in the past runs as soon as
    * possible, at `now()`: time never goes backwards. A callback scheduled for the current time from
-   * inside another callback runs after everything already due at that time.
+   * inside another callback runs after everything already due at that time. `tag`: the timer as plain data ({@link pendingTimers}).
    */
-  schedule(at: number | Date, callback: TimerCallback): TimerHandle {
+  schedule(at: number | Date, callback: TimerCallback, tag?: unknown): TimerHandle {
     const ms = at instanceof Date ? at.getTime() : at;
     if (typeof ms !== 'number' || !Number.isFinite(ms)) {
       throw new RangeError(`bvs-mock: clock: schedule(at) needs a finite time in epoch milliseconds, got ${String(at)}`);
     }
-    const entry = this.queue.push(Math.max(ms, this.now()), callback);
+    const entry = this.queue.push(Math.max(ms, this.now()), { run: callback, tag });
     const isHead = this.queue.peek() === entry;
     // Inside a callback the running loop drives afterwards; otherwise wake the automatic modes.
     if (!this.firing && (isHead || (this.currentMode === 'instant' && !this.driver.armedForNextTurn))) this.driver.drive();
@@ -318,7 +331,7 @@ export class SimulatedClock {
     };
   }
 
-  private cancel(entry: QueuedTimer<TimerCallback>): boolean {
+  private cancel(entry: QueuedTimer<Timer>): boolean {
     if (!this.queue.remove(entry)) return false;
     if (!this.firing) {
       this.settleIdle();
@@ -333,12 +346,12 @@ export class SimulatedClock {
   }
 
   private fireNext(): void {
-    const entry = this.queue.pop() as QueuedTimer<TimerCallback>;
+    const entry = this.queue.pop() as QueuedTimer<Timer>;
     this.firedCount += 1;
     this.current = entry.at;
     this.firing = true;
     try {
-      const result = entry.value();
+      const result = entry.value.run();
       if (isThenable(result)) result.then(undefined, (error) => this.driven.report(error, { source: 'timer', at: entry.at }));
     } catch (error) {
       this.driven.report(error, { source: 'timer', at: entry.at });
@@ -379,20 +392,4 @@ export class SimulatedClock {
       );
     }
   }
-}
-
-/**
- * Creates a {@link SimulatedClock}; the entry point the engine, the server and tests use.
- *
- * @example
- * const clock = createClock({ mode: 'instant' });
- * clock.scheduleIn(3_600_000, finishRun);
- * await clock.idle(); // the hour played in milliseconds
- */
-export function createClock(options: ClockOptions = {}): SimulatedClock {
-  return new SimulatedClock(options);
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

@@ -4,6 +4,20 @@
  */
 export type TimerCallback = () => unknown;
 
+/** A queued timer of the clock: what it runs, and the descriptor its scheduler gave it (what a world's snapshot keeps of it). */
+export interface Timer {
+  readonly run: TimerCallback;
+  readonly tag: unknown;
+}
+
+/** A timer still due, as `SimulatedClock.pendingTimers` lists it. */
+export interface PendingTimer {
+  /** Due time, epoch ms. */
+  readonly at: number;
+  /** The descriptor given to `schedule`, or undefined when none was. */
+  readonly tag: unknown;
+}
+
 /**
  * A scheduled timer, as returned by `clock.schedule` and `clock.scheduleIn`.
  *
@@ -71,6 +85,11 @@ export class TimerQueue<T> {
   /** The earliest entry, without removing it. */
   peek(): QueuedTimer<T> | undefined {
     return this.heap[0];
+  }
+
+  /** Every queued entry in the order they would pop: by due time, then by insertion (same-instant ties keep their order). */
+  ordered(): Array<QueuedTimer<T>> {
+    return [...this.heap].sort((a, b) => (before(a, b) ? -1 : 1));
   }
 
   /** Removes and returns the earliest entry. */

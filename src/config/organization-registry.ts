@@ -54,6 +54,11 @@ export class OrganizationRegistry {
   }
 
   /** The organization owning an API key, if any. */
+  /** The configuration the registry was made from (what a reset returns to). */
+  get configuration(): BvsMockConfig {
+    return this.config;
+  }
+
   byApiKey(key: string): string | undefined {
     return this.apiKeys.get(key);
   }

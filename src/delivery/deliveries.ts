@@ -5,9 +5,9 @@ import type { EngineEvent, IdSource } from '../engine';
 import type { FaultPlan } from '../faults/fault-plan';
 import type { DeliveryAttempt, DeliveryEvent, DeliveryStatus, ReceiverFindings } from '../schemas';
 import { OutboundAuth } from './delivery-authorization';
-import { DeliveryDispatcher } from './delivery-dispatcher';
+import { DeliveryDispatcher, type DeliveryTimerTag } from './delivery-dispatcher';
 import { DEFAULT_LANE_CONCURRENCY, DEFAULT_SLOW_RECEIVER_MS, DEFAULT_SUSPEND_AFTER_TIMEOUTS, type DeliveryLanesOptions } from './delivery-lanes';
-import { DeliveryLog, type DeliveryFilter } from './delivery-log';
+import { DeliveryLog, type DeliveryFilter, type DeliveryLogSnapshot } from './delivery-log';
 import { renderDelivery, type DeliveryTarget } from './delivery-record';
 import type { OAuthTokenCache } from './oauth-token-cache';
 import { tolerantBody } from './tolerance';
@@ -15,6 +15,17 @@ import type { WebhookEndpointStore } from './webhook-endpoint-store';
 
 export { DELIVERY_ORIGIN_HEADER } from './delivery-dispatcher';
 export type { DeliveryFilter } from './delivery-log';
+export type { DeliveryTimerTag } from './delivery-dispatcher';
+
+/**
+ * The deliveries as plain data (a world's snapshot): the log's records, and the pending ones that were under
+ * way or queued (no timer of theirs on the clock), which a restored world sends again from the snapshot's instant.
+ */
+export interface DeliveriesSnapshot {
+  log: DeliveryLogSnapshot;
+  /** Ids of pending records under way or queued, in the order of creation. */
+  resume: string[];
+}
 
 /** Real milliseconds a receiver has to answer before the attempt counts as `timeout` (docs/fidelity.md). */
 const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
@@ -245,6 +256,29 @@ export class Deliveries {
    */
   instantBarrier(): Promise<void> | undefined {
     return this.dispatcher.instantBarrier();
+  }
+
+  /**
+   * Every record, as plain data (sharing attempts: copy it before it is kept). Receivers' health (slow,
+   * suspended) and the OAuth tokens fetched for deliveries are not kept: a restored world learns them again.
+   */
+  snapshot(): DeliveriesSnapshot {
+    const log = this.log.snapshot();
+    const resume = log.records.filter((record) => record.status === 'pending' && this.log.byId(record.id)?.retryTimer === null).map((record) => record.id);
+    return { log, resume };
+  }
+
+  /** Takes a snapshot's records into these new deliveries; their timers come after, through {@link restoreTimer}. */
+  restore(snapshot: DeliveriesSnapshot): void {
+    this.log.restore(snapshot.log);
+  }
+
+  /** Schedules again, at `at`, a delivery's timer a snapshot kept; throws when it names no pending record of it. */
+  restoreTimer(at: number, tag: DeliveryTimerTag): void {
+    const record = this.log.byId(tag.record);
+    if (record === undefined || record.status !== 'pending') throw new Error(`timer ${JSON.stringify(tag)} names no pending delivery record of the snapshot`);
+    if (record.retryTimer !== null) throw new Error(`timer ${JSON.stringify(tag)} is the second timer of delivery ${tag.record}`);
+    this.dispatcher.restoreTimer(record, at, tag.kind);
   }
 
   /**

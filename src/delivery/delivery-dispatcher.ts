@@ -16,6 +16,13 @@ import type { WebhookEndpointStore } from './webhook-endpoint-store';
  */
 export const DELIVERY_ORIGIN_HEADER = 'x-bvs-mock-origin';
 
+/** What a delivery's timer does, as plain data (a world's snapshot keeps it): retry the record, or let it join its queue. */
+export interface DeliveryTimerTag {
+  kind: 'delivery.retry' | 'delivery.release' | 'delivery.resume';
+  /** The delivery record's id. */
+  record: string;
+}
+
 /** Options of {@link DeliveryDispatcher}. */
 export interface DeliveryDispatcherOptions {
   clock: SimulatedClock;
@@ -109,17 +116,29 @@ export class DeliveryDispatcher {
 
   /** Held back by a delay fault: it joins its queue only when the delay is over, behind what was emitted meanwhile. */
   holdBack(record: DeliveryRecord, delayMs: number): void {
-    this.schedule(record, this.options.clock.now() + delayMs, () => {
+    this.restoreTimer(record, this.options.clock.now() + delayMs, 'delivery.release');
+  }
+
+  /**
+   * Schedules a record's attempt at `at`, as its timer's descriptor says (a world restored from a snapshot
+   * does it again): a retry, or joining its queue after a delay fault; `delivery.resume` is an attempt that was
+   * under way or queued when the snapshot was taken: it goes again, as a retry when it had attempts before.
+   */
+  restoreTimer(record: DeliveryRecord, at: number, kind: DeliveryTimerTag['kind']): void {
+    const tag: DeliveryTimerTag = { kind, record: record.id };
+    const joinQueue = () => {
       record.retryTimer = null;
       this.enqueue(record);
-    });
+    };
+    const retries = kind === 'delivery.retry' || (kind === 'delivery.resume' && record.attempts.length > 0);
+    this.schedule(record, at, retries ? () => this.attempt(record, 'retry') : joinQueue, tag);
   }
 
   /** The one attempt scheduled for a record: one that was scheduled before and has not come yet is cancelled. */
-  private schedule(record: DeliveryRecord, at: number, run: () => void): void {
+  private schedule(record: DeliveryRecord, at: number, run: () => void, tag: DeliveryTimerTag): void {
     record.retryTimer?.cancel();
     record.nextAttemptAt = at;
-    record.retryTimer = this.options.clock.schedule(at, run);
+    record.retryTimer = this.options.clock.schedule(at, run, tag);
   }
 
   /** A record that never goes (a disabled endpoint, a full backlog): it has ended; its one attempt records why. */
@@ -290,7 +309,7 @@ export class DeliveryDispatcher {
       this.options.log.end(record, { status: 'failed', reason: 'retries_exhausted' });
       return;
     }
-    this.schedule(record, Math.max(startedAt + retryDelayMs(tries), this.options.clock.now()), () => this.attempt(record, 'retry'));
+    this.restoreTimer(record, Math.max(startedAt + retryDelayMs(tries), this.options.clock.now()), 'delivery.retry');
   }
 
   /** Records an attempt whose outcome needs no further decision, and reports it. */

@@ -25,6 +25,19 @@ export interface DeliveryFilter {
   fits?: (event: DeliveryEvent) => boolean;
 }
 
+/** A delivery record as plain data: its timer is the clock's (tagged), and no attempt runs in a snapshot. */
+export type DeliveryRecordData = Omit<DeliveryRecord, 'retryTimer' | 'running'>;
+
+/** The delivery log as plain data (a world's snapshot). */
+export interface DeliveryLogSnapshot {
+  /** Every record kept, in the order of creation. */
+  records: DeliveryRecordData[];
+  /** The ids of the records that have ended, in the order they ended (what retention forgets first). */
+  ended: string[];
+  sequence: number;
+  evicted: number;
+}
+
 /** Limits of {@link DeliveryLog}. */
 export interface DeliveryLogLimits {
   /** Delivery records kept; the oldest ended ones are forgotten first. */
@@ -226,6 +239,41 @@ export class DeliveryLog {
       }
       if (this.records.delete(record.id)) this.evicted += 1;
     }
+  }
+
+  /** Every record and count, as plain data (sharing the attempts: the world's snapshot copies the whole). */
+  snapshot(): DeliveryLogSnapshot {
+    return {
+      records: [...this.records.values()].map(({ retryTimer: _timer, running: _running, ...data }) => data),
+      ended: [...this.ended.list()].map((record) => record.id),
+      sequence: this.sequence,
+      evicted: this.evicted,
+    };
+  }
+
+  /** Takes a snapshot's records into this empty log; throws, naming what, on one that does not hold together. */
+  restore(snapshot: DeliveryLogSnapshot): void {
+    if (!Array.isArray(snapshot.records) || !Array.isArray(snapshot.ended)) throw new Error('deliveries.log.records and .ended must be lists');
+    snapshot.records.forEach((data, index) => {
+      if (typeof data?.id !== 'string' || typeof data.target?.url !== 'string' || !Array.isArray(data.attempts) || typeof data.body !== 'string') {
+        throw new Error(`deliveries.log.records[${index}] is not a delivery record (id, target, attempts, body)`);
+      }
+      const record: DeliveryRecord = { ...data, retryTimer: null, running: 0 };
+      this.records.set(record.id, record);
+      if (record.status === 'pending') this.pendingByLane.set(laneOf(record.target), (this.pendingByLane.get(laneOf(record.target)) ?? 0) + 1);
+    });
+    for (const id of snapshot.ended) {
+      const record = this.records.get(id);
+      if (record === undefined || record.status === 'pending') throw new Error(`deliveries.log.ended names ${id}, which is no ended record of the snapshot`);
+      this.ended.push(record);
+    }
+    this.sequence = snapshot.sequence;
+    this.evicted = snapshot.evicted;
+  }
+
+  /** The record of that id, in whichever organization. */
+  byId(id: string): DeliveryRecord | undefined {
+    return this.records.get(id);
   }
 
   /** Forgets every record (`POST /_mock/reset`), cancelling the attempts they wait for on the clock. */

@@ -36,6 +36,11 @@ export class EndedRecords {
     return record;
   }
 
+  /** The records in the queue, first ended first. */
+  *list(): Generator<DeliveryRecord> {
+    for (let index = this.head; index < this.order.length; index += 1) yield this.order[index]!;
+  }
+
   clear(): void {
     this.order = [];
     this.head = 0;

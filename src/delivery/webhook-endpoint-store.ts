@@ -96,6 +96,20 @@ export class WebhookEndpointStore {
   }
 
   /** Forgets every endpoint (a reset: the deliveries are reset on their own). */
+  /** Every endpoint with its secret, in the order they were added (a world's snapshot; shares them: copy before keeping). */
+  snapshot(): StoredEndpoint[] {
+    return [...this.endpoints.values()];
+  }
+
+  /** Takes what a snapshot kept, into this empty store. */
+  restore(endpoints: readonly StoredEndpoint[]): void {
+    for (const stored of endpoints) {
+      if (typeof stored?.endpoint?.id !== 'string' || typeof stored.organizationId !== 'string')
+        throw new Error('endpoints: an entry is not an endpoint with an id and an organization');
+      this.endpoints.set(stored.endpoint.id, stored);
+    }
+  }
+
   clear(): void {
     this.endpoints.clear();
   }

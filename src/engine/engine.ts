@@ -27,6 +27,8 @@ import { TreeStore } from './tree-store';
 import { createPartnerValidation, createRootValidation } from './validation-records';
 import { didYouMean } from './scenarios/closest-names';
 import { lookupFile, type FileKind, type FileSource } from './file-lookup';
+import type { EngineSnapshot } from './engine-snapshot';
+import type { PlayTimerTag } from './play-timers';
 
 /**
  * The information request played when a create call asks for one and the
@@ -336,6 +338,51 @@ export class Engine {
       legacyWebhookUrl: root.webhook?.webhook_url ?? null,
     });
     return done(renderValidation(state, validation));
+  }
+
+  /** The engine's whole state as plain data (a world's snapshot), sharing live records: copy it before it is kept. */
+  snapshot(): EngineSnapshot {
+    return { actions: this.actions, ids: this.ids.position(), sequence: this.events.lastSequence, trees: this.trees.snapshot() };
+  }
+
+  /**
+   * Takes a snapshot's state into this engine, which must be new (nothing created yet): records, trees, plays,
+   * flows, the id source's position and the event numbering. The plays' timers come after, through
+   * {@link restoreTimer}, in the clock's order. Throws, naming what, on a snapshot that does not hold together.
+   */
+  restore(snapshot: EngineSnapshot): void {
+    if (this.actions !== 0 || this.events.lastSequence !== 0) throw new Error('bvs-mock: an engine restores a snapshot only while new');
+    this.actions = snapshot.actions;
+    this.ids.restorePosition(snapshot.ids);
+    this.events.restoreSequence(snapshot.sequence);
+    const root = (state: OrganizationState, id: string) => {
+      const found = state.validations.get(id);
+      if (found === undefined) throw new Error(`a play or flow names validation ${id}, which organization ${state.id} does not hold`);
+      return found;
+    };
+    this.trees.restore(snapshot.trees, {
+      play: (state, play) =>
+        new TreePlay({
+          ctx: this.ctx,
+          state,
+          root: root(state, play.root),
+          scenario: play.scenario,
+          settings: play.settings,
+          informationRequestId: null,
+          restored: play,
+        }),
+      flow: (state, id) => {
+        const record = state.informationRequests.get(id);
+        if (record === undefined) throw new Error(`information request flow ${id} has no record in organization ${state.id}`);
+        return new InformationRequestFlow({ ctx: this.ctx, state, root: root(state, record.validationId), restored: record });
+      },
+    });
+  }
+
+  /** Schedules again, at `at`, a play's or flow's timer a snapshot kept; throws when the tag names no play, flow or record kept. */
+  restoreTimer(at: number, tag: PlayTimerTag): void {
+    const owner = tag.kind.startsWith('play.') ? this.trees.play((tag as { play: string }).play) : this.trees.flow((tag as { flow: string }).flow);
+    if (owner?.restoreTimer(at, tag) !== true) throw new Error(`timer ${JSON.stringify(tag)} names a play, flow or record the snapshot does not hold`);
   }
 
   /** Forgets every organization's state and starts ids and sequence numbers over; the clock is reset by its owner. */

@@ -60,6 +60,16 @@ export class EventFanOut {
     this.sinks.delete(sink);
   }
 
+  /** The number of the last event emitted (a world's snapshot). */
+  get lastSequence(): number {
+    return this.sequence;
+  }
+
+  /** Goes on numbering after `sequence` (a world restored from a snapshot). */
+  restoreSequence(sequence: number): void {
+    this.sequence = sequence;
+  }
+
   /** Starts sequence numbers over from 1; the sinks stay subscribed. */
   reset(): void {
     this.sequence = 0;

@@ -1,5 +1,5 @@
 import type { IdPrefix } from '../schemas';
-import { createRandom, type Random } from './random';
+import { createRandom, type Random, type RandomState } from './random';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const ALPHABET_CODES = Array.from(ALPHABET, (char) => char.charCodeAt(0));
@@ -36,6 +36,16 @@ export class IdSource {
     }
     for (let i = 10; i < 26; i += 1) codes[i] = ALPHABET_CODES[this.random.int(32)]!;
     return `${prefix}_${String.fromCharCode(...codes)}`;
+  }
+
+  /** Where the random part of the ids stands (a world's snapshot). */
+  position(): RandomState {
+    return this.random.state();
+  }
+
+  /** Goes on from a position {@link position} gave (a world restored from a snapshot). */
+  restorePosition(state: RandomState): void {
+    this.random = createRandom(this.seed, state);
   }
 
   /** Starts the sequence over from the seed. */

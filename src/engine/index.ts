@@ -7,5 +7,7 @@ export type { PlaySettings } from './engine-context';
 export { recipientPath } from './engine-context';
 export { IdSource } from './id-source';
 export type { FileKind, FileSource } from './file-lookup';
-export { createRandom, type Random } from './random';
+export { createRandom, type Random, type RandomState } from './random';
+export type { EngineSnapshot } from './engine-snapshot';
+export type { PlayTimerTag } from './play-timers';
 export type { InformationRequestFlow } from './information-request-flow';

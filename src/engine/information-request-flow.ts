@@ -1,4 +1,4 @@
-import { PlayTimers } from './play-timers';
+import { PlayTimers, type PlayTimerTag } from './play-timers';
 import { refusedAction, statusAfter, type InformationRequestAction } from '../schemas';
 import type { ScenarioInformationRequest, ScenarioInformationRequestStep, EventType } from '../schemas';
 import { done, refuse, type ActionResult, type Refusal } from './action-result';
@@ -10,8 +10,12 @@ import type { InformationRequestRecord, RequestableItemRecord, ValidationRecord 
 
 const { must } = OrganizationState;
 
-/** Options of {@link InformationRequestFlow}. */
-export interface InformationRequestFlowOptions {
+/** Options of {@link InformationRequestFlow}: a new request, or one restored from a snapshot (its record already in `state`). */
+export type InformationRequestFlowOptions =
+  NewFlowOptions | { ctx: EngineContext; state: OrganizationState; root: ValidationRecord; restored: InformationRequestRecord };
+
+/** Options of a new {@link InformationRequestFlow}. */
+interface NewFlowOptions {
   ctx: EngineContext;
   state: OrganizationState;
   root: ValidationRecord;
@@ -37,11 +41,16 @@ export class InformationRequestFlow {
   private readonly root: ValidationRecord;
 
   constructor(options: InformationRequestFlowOptions) {
-    const { ctx, state, script } = options;
+    const { ctx, state } = options;
     this.ctx = ctx;
     this.timers = new PlayTimers(ctx.clock);
     this.state = state;
     this.root = options.root;
+    if ('restored' in options) {
+      this.record = options.restored;
+      return;
+    }
+    const { script } = options;
     const now = ctx.clock.iso();
     this.record = {
       id: options.id,
@@ -86,8 +95,26 @@ export class InformationRequestFlow {
     let at = this.ctx.clock.now();
     for (const step of steps) {
       at += step.after;
-      this.timers.schedule(at, () => this.play(step));
+      this.timers.schedule(at, () => this.play(step), { kind: 'flow.step', flow: this.record.id, step });
     }
+  }
+
+  /** The organization whose request this is. */
+  get organizationId(): string {
+    return this.state.id;
+  }
+
+  /** Schedules again one of this flow's timers from a snapshot; false when the tag names nothing of it. */
+  restoreTimer(at: number, tag: PlayTimerTag): boolean {
+    if (tag.kind === 'flow.step' && typeof tag.step === 'object' && tag.step !== null) {
+      const step = tag.step as ScenarioInformationRequestStep;
+      this.timers.schedule(at, () => this.play(step), tag);
+      return true;
+    }
+    const item = tag.kind === 'flow.extract' ? this.state.requestableItems.get(tag.item) : undefined;
+    if (item === undefined || item.informationRequestId !== this.record.id) return false;
+    this.timers.schedule(at, () => this.extracted(item), tag);
+    return true;
   }
 
   /**
@@ -150,7 +177,7 @@ export class InformationRequestFlow {
     for (const item of chosen as RequestableItemRecord[]) {
       item.status = 'submitted';
       item.updatedAt = this.ctx.clock.iso();
-      this.timers.schedule(now + item.script.extract_after, () => this.extracted(item));
+      this.timers.schedule(now + item.script.extract_after, () => this.extracted(item), { kind: 'flow.extract', flow: this.record.id, item: item.id });
     }
     if (!this.record.collected && items.every((item) => item.status !== 'pending')) {
       // all_items_collected fires when the recipient has submitted everything (spec §6, Triggers).

@@ -7,10 +7,15 @@ export interface Random {
   next(): number;
   /** An integer in [0, max). */
   int(max: number): number;
+  /** Where the source stands: {@link createRandom} given it goes on with the same draws (a world's snapshot). */
+  state(): RandomState;
 }
 
-/** Creates a {@link Random} from a numeric seed. */
-export function createRandom(seed: number): Random {
+/** The four 32-bit words of sfc32's state. */
+export type RandomState = [number, number, number, number];
+
+/** Creates a {@link Random} from a numeric seed, or from the `state` another one stood at (then `seed` is unused). */
+export function createRandom(seed: number, state?: RandomState): Random {
   let a = 0x9e3779b9 ^ seed;
   let b = 0x243f6a88 ^ Math.imul(seed, 0x85ebca6b);
   let c = 0xb7e15162 ^ Math.imul(seed, 0xc2b2ae35);
@@ -30,6 +35,7 @@ export function createRandom(seed: number): Random {
     return (t >>> 0) / 4294967296;
   };
   // Warm up so that close seeds do not start with close values.
-  for (let i = 0; i < 12; i += 1) next();
-  return { next, int: (max) => Math.floor(next() * max) };
+  if (state === undefined) for (let i = 0; i < 12; i += 1) next();
+  else [a, b, c, d] = state;
+  return { next, int: (max) => Math.floor(next() * max), state: () => [a >>> 0, b >>> 0, c >>> 0, d >>> 0] };
 }

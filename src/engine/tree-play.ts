@@ -1,4 +1,5 @@
-import { PlayTimers } from './play-timers';
+import { PlayTimers, type PlayTimerTag } from './play-timers';
+import { restorePlay, snapshotPlay, type EntityPlay, type TreePlaySnapshot } from './tree-play-snapshot';
 import type { Scenario, ScenarioEntity, ScenarioPartner, EventType } from '../schemas';
 import type { EngineContext, PlaySettings } from './engine-context';
 import { FILE_PATHS } from './engine-context';
@@ -13,17 +14,6 @@ const { must } = OrganizationState;
 
 type EntityScript = ScenarioEntity | ScenarioPartner;
 
-/** One entity of the tree in this play: its batch, and what it still waits for. */
-interface EntityPlay {
-  validation: ValidationRecord;
-  batch: BatchRecord;
-  script: EntityScript;
-  parent: EntityPlay | null;
-  runsLeft: number;
-  partnersLeft: number;
-  complete: boolean;
-}
-
 /** Options of a {@link TreePlay}. */
 export interface TreePlayOptions {
   ctx: EngineContext;
@@ -34,6 +24,8 @@ export interface TreePlayOptions {
   settings: PlaySettings;
   /** The information request the main batch belongs to, if any. */
   informationRequestId: string | null;
+  /** Where a play restored from a snapshot stood (its records are already in `state`); undefined for a new play. */
+  restored?: TreePlaySnapshot;
 }
 
 /**
@@ -44,8 +36,10 @@ export interface TreePlayOptions {
 export class TreePlay {
   private readonly ctx: EngineContext;
   private readonly timers: PlayTimers;
-  /** Runs of this play waiting in missing_input_data. */
-  private readonly waitingRuns = new Set<string>();
+  /** Runs of this play waiting in missing_input_data, with the index of the outcome they stopped at. */
+  private readonly waitingRuns = new Map<string, number>();
+  /** Every entity this play has started, by its batch id, parents first. */
+  private readonly entities = new Map<string, EntityPlay>();
   private readonly state: OrganizationState;
   private readonly root: ValidationRecord;
   private readonly scenario: Scenario;
@@ -61,8 +55,45 @@ export class TreePlay {
     this.root = options.root;
     this.scenario = options.scenario;
     this.settings = options.settings;
+    if (options.restored !== undefined) {
+      this.rootBatch = restorePlay(options.restored, { state: this.state, entities: this.entities, waitFor: (...args) => this.waitFor(...args) });
+      this.failed = options.restored.failed;
+      return;
+    }
     this.rootBatch = this.createBatch(this.root, null, options.informationRequestId);
     this.root.batchIds.push(this.rootBatch.id);
+  }
+
+  /** The organization whose tree this is. */
+  get organizationId(): string {
+    return this.state.id;
+  }
+
+  /** Where this play stands, as plain data (a world's snapshot); its timers are the clock's, tagged. */
+  snapshot(): TreePlaySnapshot {
+    return snapshotPlay(
+      { root: this.root, rootBatch: this.rootBatch, scenario: this.scenario, settings: this.settings, failed: this.failed },
+      this.entities,
+      this.waitingRuns,
+    );
+  }
+
+  /** Schedules again one of this play's timers from a snapshot; false when the tag names nothing of it. */
+  restoreTimer(at: number, tag: PlayTimerTag): boolean {
+    if (tag.kind === 'play.report') {
+      this.timers.schedule(at, () => this.reportReady(), tag);
+      return true;
+    }
+    const entity = tag.kind === 'play.outcome' || tag.kind === 'play.formation' ? this.entities.get(tag.entity) : undefined;
+    if (entity === undefined) return false;
+    if (tag.kind === 'play.formation') {
+      this.timers.schedule(at, () => this.formationReady(entity), tag);
+      return true;
+    }
+    const run = tag.kind === 'play.outcome' ? this.state.runs.get(tag.run) : undefined;
+    if (tag.kind !== 'play.outcome' || run === undefined || run.batchId !== entity.batch.id) return false;
+    this.timers.schedule(at, () => this.reach(entity, run, tag.status as RunRecord['status'], tag.index), tag);
+    return true;
   }
 
   /** Starts the main entity's runs now. */
@@ -102,6 +133,7 @@ export class TreePlay {
   }
 
   private startEntity(entity: EntityPlay): void {
+    this.entities.set(entity.batch.id, entity);
     const now = this.ctx.clock.now();
     entity.runsLeft = entity.script.runs.length;
     for (const script of entity.script.runs) {
@@ -132,7 +164,8 @@ export class TreePlay {
       this.reach(entity, run, 'succeeded', index);
       return;
     }
-    this.timers.schedule(startedAt + outcome.after, () => this.reach(entity, run, outcome.status, index));
+    const tag = { kind: 'play.outcome' as const, play: this.rootBatch.id, entity: entity.batch.id, run: run.id, status: outcome.status, index };
+    this.timers.schedule(startedAt + outcome.after, () => this.reach(entity, run, outcome.status, index), tag);
   }
 
   private reach(entity: EntityPlay, run: RunRecord, status: RunRecord['status'], index: number): void {
@@ -145,17 +178,7 @@ export class TreePlay {
       return;
     }
     if (status === 'missing_input_data') {
-      this.waitingRuns.add(run.id);
-      run.waitingForInput = {
-        resume: () => {
-          this.waitingRuns.delete(run.id);
-          run.waitingForInput = null;
-          run.status = 'created';
-          run.history.push({ status: 'created', at: this.ctx.clock.iso() });
-          entity.batch.updatedAt = this.ctx.clock.iso();
-          this.scheduleOutcome(entity, run, index + 1, this.ctx.clock.now());
-        },
-      };
+      this.waitFor(entity, run, index);
       return;
     }
     if (status === 'succeeded') {
@@ -174,10 +197,26 @@ export class TreePlay {
       if (run.type === discoveryRun(entity.script)) this.discoverPartners(entity);
       const formation = entity.script.formation;
       if (formation && run.type === (formation.source_run ?? discoveryRun(entity.script))) {
-        this.timers.schedule(now + formation.ready_after, () => this.formationReady(entity));
+        const tag = { kind: 'play.formation' as const, play: this.rootBatch.id, entity: entity.batch.id };
+        this.timers.schedule(now + formation.ready_after, () => this.formationReady(entity), tag);
       }
     }
     this.runEnded(entity);
+  }
+
+  /** The run waits in missing_input_data at outcome `index`, until input arrives. */
+  private waitFor(entity: EntityPlay, run: RunRecord, index: number): void {
+    this.waitingRuns.set(run.id, index);
+    run.waitingForInput = {
+      resume: () => {
+        this.waitingRuns.delete(run.id);
+        run.waitingForInput = null;
+        run.status = 'created';
+        run.history.push({ status: 'created', at: this.ctx.clock.iso() });
+        entity.batch.updatedAt = this.ctx.clock.iso();
+        this.scheduleOutcome(entity, run, index + 1, this.ctx.clock.now());
+      },
+    };
   }
 
   /** Raises the alerts this run's success raises, and returns them. */
@@ -290,7 +329,7 @@ export class TreePlay {
       this.root.childBatchesReadyFired = true;
       this.emit('data_source_run_batch.child_batches_ready', () => renderBatch(this.state, this.rootBatch), this.rootBatch.id);
     }
-    this.timers.schedule(this.ctx.clock.now() + this.scenario.report_after, () => this.reportReady());
+    this.timers.schedule(this.ctx.clock.now() + this.scenario.report_after, () => this.reportReady(), { kind: 'play.report', play: this.rootBatch.id });
   }
 
   /** Sets the consolidated report URL of the main batch and announces it. Also used for on-demand reports. */
@@ -320,7 +359,7 @@ export class TreePlay {
    * waits for input, or when its last scheduled step is due; undefined once it has ended.
    */
   get stillRunning(): { waitingRunId: string } | { lastDueAt: number } | undefined {
-    for (const id of this.waitingRuns) return { waitingRunId: id };
+    for (const id of this.waitingRuns.keys()) return { waitingRunId: id };
     const lastDueAt = this.timers.lastDueAt;
     return lastDueAt === null ? undefined : { lastDueAt };
   }

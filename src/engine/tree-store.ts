@@ -1,11 +1,19 @@
 import type { UrlSigner } from '../reports/url-signer';
 import type { Scenario, ValidationSummary, ValidationTree } from '../schemas';
+import { pairs, restoreOrganization, snapshotOrganization, type TreeStoreSnapshot } from './engine-snapshot';
 import { evictTree } from './evict-tree';
 import type { InformationRequestFlow } from './information-request-flow';
 import { InsertionOrder } from './insertion-order';
 import { OrganizationState } from './organization-state';
 import { renderTree, summarizeValidation } from './render-tree';
 import type { TreePlay } from './tree-play';
+import type { TreePlaySnapshot } from './tree-play-snapshot';
+
+/** How {@link TreeStore.restore} makes the plays and flows of a snapshot, over their organization's restored records. */
+export interface PlayMakers {
+  play(state: OrganizationState, snapshot: TreePlaySnapshot): TreePlay;
+  flow(state: OrganizationState, id: string): InformationRequestFlow;
+}
 
 /** Ids of evicted resources remembered, so that reading one says "evicted" rather than "never existed"; older ones answer not_found (README, Retention; docs/fidelity.md row 59). */
 export const MAX_TOMBSTONES = 100_000;
@@ -202,6 +210,45 @@ export class TreeStore {
 
   private treeFacts(rootId: string): { scenario: string | null; settled: boolean } {
     return { scenario: this.scenarios.get(rootId)?.name ?? null, settled: this.treeSettled(rootId) };
+  }
+
+  /** Everything kept, as plain data (a world's snapshot). */
+  snapshot(): TreeStoreSnapshot {
+    const ordered = <V>(order: InsertionOrder<V>): Array<[string, V]> => [...order.oldest()].map((id) => [id, order.get(id)!]);
+    return {
+      organizations: [...this.organizations.values()].map(snapshotOrganization),
+      roots: ordered(this.roots),
+      ordinals: [...this.ordinals],
+      created: this.created,
+      tombstones: ordered(this.tombstones),
+      evicted_validations: this.evictedValidations,
+      scenarios: [...this.scenarios],
+      plays: [...this.plays.values()].map((play) => ({ ...play.snapshot(), organization: play.organizationId })),
+      flows: [...this.flows.values()].map((flow) => ({ id: flow.record.id, organization: flow.organizationId })),
+    };
+  }
+
+  /** Takes what a snapshot kept, into this empty store; throws, naming what, on a snapshot that does not hold together. */
+  restore(snapshot: TreeStoreSnapshot, makers: PlayMakers): void {
+    if (!Array.isArray(snapshot.organizations)) throw new Error('engine.trees.organizations is not a list');
+    for (const organization of snapshot.organizations) this.organizations.set(organization.id, restoreOrganization(organization, this.signer));
+    const state = (id: string, what: string): OrganizationState => {
+      const found = this.organizations.get(id);
+      if (found === undefined) throw new Error(`${what} names organization ${id}, which the snapshot holds no state of`);
+      return found;
+    };
+    for (const [id, organization] of pairs(snapshot.roots, 'engine.trees.roots')) {
+      if (!state(organization, `root ${id}`).validations.has(id)) throw new Error(`root ${id} is not a validation of organization ${organization}`);
+      this.roots.set(id, organization);
+    }
+    for (const [id, ordinal] of pairs(snapshot.ordinals, 'engine.trees.ordinals')) this.ordinals.set(id, ordinal);
+    for (const [id, organization] of pairs(snapshot.tombstones, 'engine.trees.tombstones')) this.tombstones.set(id, organization);
+    for (const [id, scenario] of pairs(snapshot.scenarios, 'engine.trees.scenarios')) this.scenarios.set(id, scenario);
+    this.created = snapshot.created;
+    this.evictedValidations = snapshot.evicted_validations;
+    if (!Array.isArray(snapshot.plays) || !Array.isArray(snapshot.flows)) throw new Error('engine.trees.plays and engine.trees.flows must be lists');
+    for (const play of snapshot.plays) this.addPlay(makers.play(state(play.organization, `the play of ${play.root}`), play));
+    for (const flow of snapshot.flows) this.addFlow(makers.flow(state(flow.organization, `information request ${flow.id}`), flow.id));
   }
 
   /** Forgets every organization, tree and tombstone; creation order starts over. */

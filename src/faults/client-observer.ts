@@ -43,6 +43,16 @@ interface Failure {
   retries: ObservedRequest[];
 }
 
+/** What a {@link ClientObserver} has seen and found, as plain data (a world's snapshot). */
+export interface ClientObserverSnapshot {
+  findings: ClientBehaviourFinding[];
+  waitingRetryAfter: Array<[string, ObservedRequest]>;
+  failing: Array<[string, Failure]>;
+  refusedToken: Array<[string, ObservedRequest]>;
+  recent: Array<[string, ObservedRequest[]]>;
+  rateReported: string[];
+}
+
 /**
  * Watches what each client does after bvs-mock injects a fault into its API answers (`POST /_mock/faults`), and
  * grades it with evidence: request ids and real times. A 429 must be followed by a wait of at least Retry-After;
@@ -85,6 +95,28 @@ export class ClientObserver {
   list(): ClientBehaviourFinding[] {
     const open = [...this.failing.values()].map((failure) => this.backoffFinding(failure, 'gave up'));
     return [...this.findings, ...open.filter((finding) => finding !== null)];
+  }
+
+  /** What it has seen and found, as plain data (a world's snapshot; shares the requests: copy it before it is kept). */
+  snapshot(): ClientObserverSnapshot {
+    return {
+      findings: this.findings,
+      waitingRetryAfter: [...this.waitingRetryAfter],
+      failing: [...this.failing],
+      refusedToken: [...this.refusedToken],
+      recent: [...this.recent],
+      rateReported: [...this.rateReported],
+    };
+  }
+
+  /** Takes what a snapshot kept, into this new observer. */
+  restore(snapshot: ClientObserverSnapshot): void {
+    this.findings = [...snapshot.findings];
+    for (const [key, value] of snapshot.waitingRetryAfter) this.waitingRetryAfter.set(key, value);
+    for (const [key, value] of snapshot.failing) this.failing.set(key, value);
+    for (const [key, value] of snapshot.refusedToken) this.refusedToken.set(key, value);
+    for (const [key, value] of snapshot.recent) this.recent.set(key, value);
+    for (const key of snapshot.rateReported) this.rateReported.add(key);
   }
 
   clear(): void {

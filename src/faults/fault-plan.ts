@@ -1,4 +1,4 @@
-import { createRandom, type Random } from '../engine';
+import { createRandom, type Random, type RandomState } from '../engine';
 import type { ActiveFault, ApiErrorCode, EventType, FaultRequest } from '../schemas';
 
 /** An injected fault with its id, as `GET /_mock/faults` lists it (src/schemas/fault-answers.ts). */
@@ -54,6 +54,18 @@ export class FaultPlan {
   /** Whether any fault is active (the client observer's rate check applies while one is). */
   get active(): boolean {
     return this.faults.length > 0;
+  }
+
+  /** The faults (with how often each applied), their numbering and where the random draws stand: a world's snapshot. */
+  snapshot(): { faults: ActiveFault[]; counter: number; random: RandomState } {
+    return { faults: this.list(), counter: this.counter, random: this.random.state() };
+  }
+
+  /** Takes what a snapshot kept, into this new plan. */
+  restore(snapshot: { faults: ActiveFault[]; counter: number; random: RandomState }): void {
+    this.faults = snapshot.faults.map((fault) => ({ ...fault }));
+    this.counter = snapshot.counter;
+    this.random = createRandom(this.seed ^ 0x5eed, snapshot.random);
   }
 
   /** Removes every fault and starts the random draws over. */

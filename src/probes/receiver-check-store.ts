@@ -41,6 +41,17 @@ export class ReceiverCheckStore {
     return organizationId === undefined ? [...this.checks] : this.checks.filter((check) => check.organization_id === organizationId);
   }
 
+  /** The checks kept and their numbering, as plain data (a world's snapshot). */
+  snapshot(): { checks: EndpointReceiverCheck[]; counter: number } {
+    return { checks: [...this.checks], counter: this.counter };
+  }
+
+  /** Takes what a snapshot kept, into this new store. */
+  restore(snapshot: { checks: EndpointReceiverCheck[]; counter: number }): void {
+    this.checks = [...snapshot.checks];
+    this.counter = snapshot.counter;
+  }
+
   clear(): void {
     this.checks = [];
     this.generation += 1;

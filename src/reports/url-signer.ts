@@ -43,6 +43,11 @@ export class UrlSigner {
     return this.base;
   }
 
+  /** The HMAC key (a world's snapshot keeps it, so URLs issued before it stay valid in the restored world). */
+  get key(): string {
+    return this.secret;
+  }
+
   /** Changes the public base address (known only once the server listens). */
   setBaseUrl(baseUrl: string): void {
     this.base = baseUrl.replace(/\/+$/, '');

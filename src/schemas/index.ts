@@ -43,3 +43,4 @@ export * from './dashboard-answers';
 export * from './delivery';
 export { z } from './zod';
 export * from './seen-values';
+export * from './world-snapshot';

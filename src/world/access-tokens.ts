@@ -56,6 +56,16 @@ export class AccessTokens {
   }
 
   /** Forgets every token (control API reset). */
+  /** Every token issued and not expired away, with its grant and expiry, oldest first (a world's snapshot). */
+  snapshot(): Array<[string, AccessToken]> {
+    return [...this.tokens];
+  }
+
+  /** Takes what a snapshot kept, into these new tokens. */
+  restore(tokens: ReadonlyArray<[string, AccessToken]>): void {
+    for (const [token, grant] of tokens) this.tokens.set(token, { ...grant });
+  }
+
   clear(): void {
     this.tokens.clear();
   }

@@ -52,6 +52,18 @@ export class EmittedJournal {
     return { events, more: false };
   }
 
+  /** The events kept, oldest first, as plain data (a world's snapshot). */
+  snapshot(): EmittedEvent[] {
+    const events: EmittedEvent[] = [];
+    for (let position = Math.max(0, this.recorded - this.capacity); position < this.recorded; position += 1) events.push(this.ring[position % this.capacity]!);
+    return events;
+  }
+
+  /** Takes what a snapshot kept, into this new journal. */
+  restore(events: readonly EmittedEvent[]): void {
+    for (const event of events.slice(-this.capacity)) this.ring[this.recorded++ % this.capacity] = event;
+  }
+
   clear(): void {
     this.ring.length = 0;
     this.recorded = 0;

@@ -3,6 +3,15 @@ import type { JournalEntry } from '../schemas';
 /** One API request as the journal records it (`GET /_mock/requests`); its schema: src/schemas/report-answers.ts. */
 export type { JournalEntry };
 
+/** A {@link RequestJournal} as plain data: the entries kept, oldest first, and the position of the first (the pages' cursor). */
+export interface RequestJournalSnapshot {
+  entries: JournalEntry[];
+  first: number;
+  operations: Record<string, number>;
+  violating_requests: number;
+  violations: number;
+}
+
 /** Journal entries kept by default (`--max-journal-entries`). */
 export const DEFAULT_MAX_JOURNAL_ENTRIES = 5_000;
 
@@ -73,6 +82,24 @@ export class RequestJournal {
   /** Since the last reset: how many requests had violations, and how many violations they had in all, kept or only counted (a request may have several). */
   violationCounts(): { requests: number; issues: number } {
     return { requests: this.violatingRequests, issues: this.violations };
+  }
+
+  /** The entries kept (oldest first) and the counts, as plain data (a world's snapshot). */
+  snapshot(): RequestJournalSnapshot {
+    const first = Math.max(0, this.recorded - this.capacity);
+    const entries: JournalEntry[] = [];
+    for (let position = first; position < this.recorded; position += 1) entries.push(this.ring[position % this.capacity]!);
+    return { entries, first, operations: Object.fromEntries(this.operations), violating_requests: this.violatingRequests, violations: this.violations };
+  }
+
+  /** Takes what a snapshot kept, into this new journal (the latest entries that fit its capacity, at their positions). */
+  restore(snapshot: RequestJournalSnapshot): void {
+    const kept = snapshot.entries.slice(-this.capacity);
+    this.recorded = snapshot.first + snapshot.entries.length - kept.length;
+    for (const entry of kept) this.ring[this.recorded++ % this.capacity] = entry;
+    for (const [operation, count] of Object.entries(snapshot.operations)) this.operations.set(operation, count);
+    this.violatingRequests = snapshot.violating_requests;
+    this.violations = snapshot.violations;
   }
 
   clear(): void {

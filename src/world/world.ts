@@ -18,6 +18,7 @@ import { ChangeFeed } from './change-feed';
 import { EmittedJournal } from './emitted-journal';
 import { RequestJournal } from './request-journal';
 import { resetWorld } from './reset-world';
+import { readWorldSnapshot, restoreWorldState } from './world-restore';
 
 /** The largest seed (`--seed`, a session's `seed`): a whole number from 0 up to it. */
 export const MAX_SEED = 2 ** 31 - 1;
@@ -77,6 +78,12 @@ export interface WorldOptions {
   /** The name of the process on its own deliveries: a request carrying it is a delivery loop. */
   origin: string;
   logError: (requestId: string, error: unknown) => void;
+  /**
+   * A world's snapshot (`snapshotWorld`, as a document or parsed from JSON): the new world goes on exactly
+   * where it stood, and its seed, clock (start, instant, mode, speed) and organizations are the snapshot's,
+   * not these options'. A newer format, or one that does not hold together, throws and nothing is left running.
+   */
+  snapshot?: unknown;
 }
 
 /**
@@ -133,15 +140,17 @@ export interface World {
 
 /** Builds one world from its options; bad configuration or scenario files throw here, never later. */
 export function createWorld(options: WorldOptions): World {
+  const restoring = options.snapshot === undefined ? undefined : readWorldSnapshot(options.snapshot);
   // Unseeded, each world draws its own seed (reported, so the run can be replayed): two worlds started in the
   // same second never give the same ids (docs/fidelity.md row 113). Given, the same seed gives the same bytes.
-  const seed = options.seed ?? randomInt(0, MAX_SEED + 1);
-  const config = options.config ?? BvsMockConfig.parse({});
+  const seed = restoring?.seed ?? options.seed ?? randomInt(0, MAX_SEED + 1);
+  const config = restoring?.organizations.configuration ?? options.config ?? BvsMockConfig.parse({});
+  // A restored world's clock stays manual, with nothing live, until the whole snapshot is in (world-restore.ts).
   const clock = createClock({
-    mode: options.clock ?? 'instant',
-    speed: options.speed,
+    mode: restoring === undefined ? (options.clock ?? 'instant') : 'manual',
+    speed: restoring?.clock.speed ?? options.speed,
     wallNow: options.wallClock.wallNow,
-    start: resolveStartTime({ startTime: options.startTime, seeded: options.seed !== undefined, wallNow: options.wallClock.wallNow }),
+    start: restoring?.clock.start ?? resolveStartTime({ startTime: options.startTime, seeded: options.seed !== undefined, wallNow: options.wallClock.wallNow }),
   });
   const registry = new OrganizationRegistry(config);
   const scenarios = ScenarioLibrary.builtIn();
@@ -153,7 +162,7 @@ export function createWorld(options: WorldOptions): World {
   const ids = new IdSource(seed, () => clock.now());
   // Signatures are part of payloads (URLs): an explicit seed fixes their key so runs stay byte-identical;
   // otherwise the key is random, since a key anyone can derive from a printed default lets anyone forge URLs.
-  const signingKey = options.seed === undefined ? randomBytes(32).toString('hex') : `bvs-mock:${options.seed}`;
+  const signingKey = restoring?.signing_key ?? (options.seed === undefined ? randomBytes(32).toString('hex') : `bvs-mock:${options.seed}`);
   const signer = new UrlSigner(signingKey, options.publicUrl ?? 'https://127.0.0.1:4010', options.mount);
   const engine = new Engine({
     clock,
@@ -174,7 +183,7 @@ export function createWorld(options: WorldOptions): World {
       endpoints.add(registry.defaultId, endpoint.value);
     }
   };
-  seedEndpoints();
+  if (restoring === undefined) seedEndpoints();
   const faults = new FaultPlan(seed);
   // What `GET /_mock/stream` tells open pages; costs nothing while none listens.
   const changes = new ChangeFeed(() => clock.iso(), options.maxStreamReaders);
@@ -248,5 +257,6 @@ export function createWorld(options: WorldOptions): World {
       clock.dispose();
     },
   };
+  if (restoring !== undefined) restoreWorldState(world, restoring);
   return world;
 }

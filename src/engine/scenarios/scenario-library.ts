@@ -155,6 +155,14 @@ export class ScenarioLibrary {
     return 'removed';
   }
 
+  /** The scenarios added at run time, with their sources, in the order they were added (a world's snapshot). */
+  runTimeScenarios(): Array<{ scenario: Scenario; source: string }> {
+    return [...this.names.values()]
+      .filter((entry) => !entry.builtIn && !entry.fromFile)
+      .sort((a, b) => a.batch - b.batch)
+      .map(({ scenario, source }) => ({ scenario, source }));
+  }
+
   /** Removes every scenario added at run time, as a reset of the mock does (docs/fidelity.md row 84). */
   clearRunTime(): void {
     for (const [name, entry] of [...this.names]) if (!entry.builtIn && !entry.fromFile) this.remove(name);
