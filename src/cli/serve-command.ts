@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { DEFAULT_MAX_RUN_WAIT_MS, MAX_RUN_WAIT_MS } from '../clock';
 import { MAX_STREAM_READERS_OVER_SERVER } from '../http/start-server';
 import { DEFAULT_MAX_STREAM_READERS } from '../world/change-feed';
+import { DEFAULT_STATE_INTERVAL_S, MAX_STATE_INTERVAL_S } from './state-file';
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TTL_S, MAX_SESSION_TTL_S, MAX_SESSIONS_LIMIT } from '../mock/sessions';
 import { DEFAULT_MAX_PAGE_BYTES, PAGE_BYTES_RANGE } from '../api/page-query';
 import { DEFAULT_MAX_DELIVERY_RECORDS, DEFAULT_MAX_PENDING_PER_RECEIVER } from '../delivery/deliveries';
@@ -180,6 +181,17 @@ export function serveCommand(version: string): Command {
       new Option('--session-ttl <seconds>', `real seconds without a request after which a session ends (default ${DEFAULT_SESSION_TTL_S}, half an hour)`)
         .env('BVS_MOCK_SESSION_TTL')
         .argParser(integer('--session-ttl', 1, MAX_SESSION_TTL_S)),
+    )
+    .addOption(
+      new Option(
+        '--state-file <file>',
+        'keep every session (endpoints, records, retries still due, clocks) in this file: loaded at start, saved on SIGINT and SIGTERM and every --state-interval seconds',
+      ).env('BVS_MOCK_STATE_FILE'),
+    )
+    .addOption(
+      new Option('--state-interval <seconds>', `real seconds between two saves of --state-file (default ${DEFAULT_STATE_INTERVAL_S})`)
+        .env('BVS_MOCK_STATE_INTERVAL')
+        .argParser(integer('--state-interval', 1, MAX_STATE_INTERVAL_S)),
     )
     .addOption(
       new Option(

@@ -46,6 +46,10 @@ export interface ServeFlags {
   maxSessions?: number;
   /** Real seconds without a request after which a session ends. */
   sessionTtl?: number;
+  /** The file every session is kept in across restarts. */
+  stateFile?: string;
+  /** Real seconds between two saves of the state file. */
+  stateInterval?: number;
   /** File the contract report is written to when bvs-mock stops; its extension chooses the format. */
   report?: string;
   tolerance: boolean;
@@ -80,6 +84,7 @@ export function checkedFlags(given: ServeFlags): ServeFlags {
   if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined))
     throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate');
   if (flags.webhookSecret !== undefined && flags.webhookUrl === undefined) throw new Error('--webhook-secret goes with --webhook-url');
+  if (flags.stateInterval !== undefined && flags.stateFile === undefined) throw new Error('--state-interval goes with --state-file');
   if (flags.http && flags.tlsCert !== undefined) throw new Error('--http serves plain HTTP, so --tls-cert and --tls-key have no use with it');
   if (flags.http && flags.writeCertificate !== undefined) throw new Error('--http serves plain HTTP, so there is no certificate for --write-certificate');
   if (flags.tlsCert !== undefined && flags.tlsHostnames.length > 0)

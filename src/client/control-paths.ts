@@ -51,4 +51,5 @@ export const CONTROL_PATHS: ControlPathTable = {
   'control.sessions.list': ['GET', '/_mock/sessions'],
   'control.sessions.get': ['GET', '/_mock/sessions/:id'],
   'control.sessions.end': ['DELETE', '/_mock/sessions/:id'],
+  'control.snapshot': ['GET', '/_mock/snapshot'],
 };

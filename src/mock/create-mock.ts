@@ -16,6 +16,7 @@ import type { TokenClock } from '../world/access-tokens';
 import { systemTime, type SystemTime } from '../wall';
 import { DEFAULT_MAX_STREAM_READERS, MAX_STREAM_READERS_LIMIT } from '../world/change-feed';
 import { createWorld, type DrainOptions, type RetentionOptions, type World } from '../world/world';
+import { readServerState } from './server-state';
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TTL_S, MAX_SESSION_TTL_S, MAX_SESSIONS_LIMIT, Sessions } from './sessions';
 
 export type { DrainOptions, RetentionOptions } from '../world/world';
@@ -127,6 +128,12 @@ export interface MockOptions {
    * Default {@link DEFAULT_SESSION_TTL_S} seconds.
    */
   sessionTtlMs?: number;
+  /**
+   * A server's saved state (`--state-file`; `serverStateOf`): the default session and every other session go on
+   * where they stood when it was saved, their ids and credentials kept. Its worlds' seeds, clocks and organizations
+   * win over `seed`, `clock`, `startTime` and `config`. A state that cannot be restored throws, and nothing of it is built.
+   */
+  state?: unknown;
   /** Called after every delivery attempt. */
   onDeliveryAttempt?: DeliveriesOptions['onAttempt'];
   /** Called after every request, API and control, with its journal entry (`bvs-mock serve` logs them); `control` says which. */
@@ -225,9 +232,18 @@ export function createMock(options: MockOptions = {}): Mock {
     1000,
     MAX_SESSION_TTL_S * 1000,
   );
-  const world = createWorld({ ...options, wallClock, maxStreamReaders, origin, logError });
-  const { config: _config, seed: _seed, webhookUrl: _webhookUrl, webhookSecret: _webhookSecret, ...shared } = options;
+  const saved = options.state === undefined ? undefined : readServerState(options.state);
+  const world = createWorld({ ...options, wallClock, maxStreamReaders, origin, logError, snapshot: saved?.default });
+  const { config: _config, seed: _seed, webhookUrl: _webhookUrl, webhookSecret: _webhookSecret, state: _state, ...shared } = options;
   const sessions = new Sessions({ defaultWorld: world, base: { ...shared, wallClock, maxStreamReaders, origin, logError }, maxSessions, ttlMs: sessionTtlMs });
+  if (saved !== undefined) {
+    try {
+      sessions.restore(saved.sessions);
+    } catch (error) {
+      world.dispose();
+      throw new Error(`bvs-mock: this state file cannot be restored: ${(error as Error).message}; nothing of it was loaded`, { cause: error });
+    }
+  }
   const server: ServerSettings = {
     probeTransport: { timeoutMs: options.deliveryTimeoutMs ?? 10_000, insecureTls: options.insecureWebhookTls ?? false },
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { problems } from '../api/api-problem';
-import { REDACTED_SECRET } from '../api/routes/control-routes';
+import { credentialsOf, describeWorld, inUse, redacted } from './session-views';
 import { DEFAULT_SESSION_ID, SESSIONS_PATH, type SessionDirectory } from '../api/session-directory';
 import { parseScenarioSource } from '../engine/scenarios';
 import {
@@ -13,10 +13,14 @@ import {
   type SessionCreateRequest,
   type SessionEnded,
   type SessionList,
+  type SessionState,
   type SessionSummary,
+  type WorldSnapshot,
 } from '../schemas';
 import { RealTimer } from '../wall';
 import { createWorld, type World, type WorldOptions } from '../world/world';
+import { readWorldSnapshot } from '../world/world-restore';
+import { snapshotWorld } from '../world/world-snapshot';
 
 /** Sessions held at once besides the default one, unless `--max-sessions` says otherwise. */
 export const DEFAULT_MAX_SESSIONS = 100;
@@ -30,7 +34,7 @@ export const MAX_SESSION_TTL_S = 7 * 24 * 3600;
 const SWEEP_EVERY_MS = 30_000;
 
 /** What every session's world is made with: the server's own options, less what is the default session's alone. */
-export type SessionWorldBase = Omit<WorldOptions, 'config' | 'seed' | 'webhookUrl' | 'webhookSecret' | 'mount' | 'scenarios' | 'tokenTag'>;
+export type SessionWorldBase = Omit<WorldOptions, 'config' | 'seed' | 'webhookUrl' | 'webhookSecret' | 'mount' | 'scenarios' | 'tokenTag' | 'snapshot'>;
 
 /** Options of {@link Sessions}. */
 export interface SessionsOptions {
@@ -40,9 +44,17 @@ export interface SessionsOptions {
   ttlMs: number;
 }
 
+/** What a session's world was made with besides what its snapshot holds. */
+interface SessionMaking {
+  strict: boolean;
+  tolerance: boolean;
+  tokenClock: 'simulated' | 'wall';
+}
+
 interface Session {
   id: string;
   label: string | null;
+  made: SessionMaking;
   world: World;
   createdAt: number;
   lastUsed: number;
@@ -67,6 +79,11 @@ export class Sessions implements SessionDirectory {
 
   get defaultWorld(): World {
     return this.options.defaultWorld;
+  }
+
+  /** The worlds of the sessions held now, the default one left out. */
+  worlds(): World[] {
+    return [...this.sessions.values()].map((session) => session.world);
   }
 
   /** Sessions held now, the default one left out. */
@@ -94,6 +111,13 @@ export class Sessions implements SessionDirectory {
     this.sweep();
     if (this.sessions.size >= this.options.maxSessions) throw problems.sessionLimitReached(this.options.maxSessions);
     const id = `ses_${randomBytes(10).toString('hex')}`;
+    const base = this.options.base;
+    const made: SessionMaking = {
+      strict: request.strict ?? base.strict ?? false,
+      tolerance: request.tolerance ?? base.tolerance ?? false,
+      tokenClock: request.clock?.token_clock ?? base.tokenClock ?? 'simulated',
+    };
+    if (request.snapshot !== undefined) return this.answer(this.restoreInto(id, request.label ?? null, made, request));
     const organizations = this.organizationsOf(request);
     const scenarios = (request.scenarios ?? []).map((document, index) => {
       const source = `POST /_mock/sessions $.scenarios[${index}]`;
@@ -102,37 +126,133 @@ export class Sessions implements SessionDirectory {
         throw problems.validationFailed(parsed.issues.map(({ path, code, message }) => ({ path: `$.scenarios[${index}]${path.slice(1)}`, code, message })));
       return { scenario: parsed.value, source };
     });
-    const base = this.options.base;
-    let world: World;
+    const world = this.madeWorld(id, made, {
+      config: { organizations },
+      seed: request.seed,
+      clock: request.clock?.mode ?? base.clock,
+      startTime: request.clock?.start_time ?? base.startTime,
+      speed: request.clock?.speed ?? base.speed,
+      scenarios,
+    });
+    return this.answer(this.add({ id, label: request.label ?? null, made, world, createdAt: base.wallClock.wallNow(), organizations }));
+  }
+
+  /**
+   * Every session as `--state-file` keeps it: its id, label and making, and its world's snapshot. The default
+   * session is its owner's to snapshot.
+   */
+  state(): SessionState[] {
+    this.sweep();
+    return [...this.sessions.values()].map((session) => ({
+      id: session.id,
+      label: session.label,
+      created_at: session.createdAt,
+      strict: session.made.strict,
+      tolerance: session.made.tolerance,
+      token_clock: session.made.tokenClock,
+      snapshot: snapshotWorld(session.world),
+    }));
+  }
+
+  /**
+   * Makes again the sessions of a state file, with their ids and credentials, each going on where its snapshot
+   * stood; a restart counts as a use, so none expires for the time the server was down. Every world is built
+   * before any is added: one that cannot be restored throws, naming its session, and none is left.
+   */
+  restore(saved: readonly SessionState[]): void {
+    const built: Session[] = [];
     try {
-      world = createWorld({
-        ...base,
-        config: { organizations },
-        seed: request.seed,
-        clock: request.clock?.mode ?? base.clock,
-        startTime: request.clock?.start_time ?? base.startTime,
-        speed: request.clock?.speed ?? base.speed,
-        tokenClock: request.clock?.token_clock ?? base.tokenClock,
-        strict: request.strict ?? base.strict,
-        tolerance: request.tolerance ?? base.tolerance,
+      for (const entry of saved) {
+        const made: SessionMaking = { strict: entry.strict, tolerance: entry.tolerance, tokenClock: entry.token_clock };
+        let world: World;
+        try {
+          world = this.madeWorld(entry.id, made, { snapshot: entry.snapshot });
+        } catch (error) {
+          throw new Error(`session ${entry.id}${entry.label === null ? '' : ` (${entry.label})`}: ${(error as Error).message.replace(/^bvs-mock: /, '')}`, {
+            cause: error,
+          });
+        }
+        built.push({
+          id: entry.id,
+          label: entry.label,
+          made,
+          world,
+          createdAt: entry.created_at,
+          lastUsed: 0,
+          organizations: world.registry.configuration.organizations,
+        });
+      }
+    } catch (error) {
+      for (const session of built) session.world.dispose();
+      throw error;
+    }
+    for (const session of built) this.add(session);
+  }
+
+  /** A session from a snapshot (`POST /_mock/sessions` with `snapshot`): its credentials kept where free, else new ones. */
+  private restoreInto(id: string, label: string | null, made: SessionMaking, request: SessionCreateRequest): Session {
+    const given = (['organizations', 'seed', 'clock', 'scenarios'] as const).filter((field) => request[field] !== undefined);
+    if (given.length > 0)
+      throw problems.invalidRequest(
+        `A snapshot brings its own organizations, seed, clock and scenarios; leave out ${given.join(', ')} with it.`,
+        given.map((field) => ({ path: `$.${field}`, code: 'not_with_snapshot', message: 'comes from the snapshot' })),
+      );
+    let snapshot: WorldSnapshot;
+    try {
+      snapshot = readWorldSnapshot(request.snapshot);
+    } catch (error) {
+      const message = (error as Error).message.replace(/^bvs-mock: /, '');
+      throw problems.validationFailed([{ path: '$.snapshot', code: 'invalid_snapshot', message }], 'snapshot');
+    }
+    const secret = () => randomBytes(18).toString('base64url');
+    const organizations = snapshot.organizations.configuration.organizations.map((organization) => ({
+      ...organization,
+      api_keys: organization.api_keys.map((key) => (this.keyTaken(key) ? `bvs_key_${secret()}` : key)),
+      oauth_clients: organization.oauth_clients.map((client) =>
+        this.clientTaken(client.client_id) ? { ...client, client_id: `bvs_client_${randomBytes(8).toString('hex')}`, client_secret: secret() } : client,
+      ),
+    }));
+    const world = this.madeWorld(id, made, { snapshot: { ...snapshot, organizations: { ...snapshot.organizations, configuration: { organizations } } } });
+    return this.add({ id, label, made, world, createdAt: this.options.base.wallClock.wallNow(), organizations });
+  }
+
+  /** A session's world: the server's options, the session's making and its own parts; what cannot be built is the caller's input. */
+  private madeWorld(id: string, made: SessionMaking, own: Partial<WorldOptions>): World {
+    try {
+      return createWorld({
+        ...this.options.base,
+        strict: made.strict,
+        tolerance: made.tolerance,
+        tokenClock: made.tokenClock,
         publicUrl: this.options.defaultWorld.signer.baseUrl,
         mount: `${SESSIONS_PATH}/${id}`,
         tokenTag: id,
-        scenarios,
+        ...own,
       });
     } catch (error) {
-      // What is left to refuse here is the session's own input: a start time, a scenario clashing with another.
+      // What is left to refuse here is the session's own input: a start time, a scenario clashing with another, a snapshot that does not hold together.
       throw problems.invalidRequest(`The session cannot be made: ${(error as Error).message.replace(/^bvs-mock: /, '')}`);
     }
-    const now = base.wallClock.wallNow();
-    const session: Session = { id, label: request.label ?? null, world, createdAt: now, lastUsed: now, organizations };
-    this.sessions.set(id, session);
-    for (const organization of organizations) {
+  }
+
+  /** Puts a session in the indexes: by id, by each API key and OAuth client. */
+  private add(fields: Omit<Session, 'lastUsed'> & { lastUsed?: number }): Session {
+    const session: Session = { ...fields, lastUsed: this.options.base.wallClock.wallNow() };
+    this.sessions.set(session.id, session);
+    for (const organization of session.organizations) {
       for (const key of organization.api_keys) this.byKey.set(key, session);
       for (const client of organization.oauth_clients) this.byClient.set(client.client_id, session);
     }
     this.armSweeper();
-    return this.answer(session);
+    return session;
+  }
+
+  private keyTaken(key: string): boolean {
+    return this.byKey.has(key) || this.options.defaultWorld.registry.byApiKey(key) !== undefined;
+  }
+
+  private clientTaken(clientId: string): boolean {
+    return this.byClient.has(clientId) || this.options.defaultWorld.registry.hasClient(clientId);
   }
 
   describe(id: string): SessionAnswer | undefined {
@@ -222,14 +342,13 @@ export class Sessions implements SessionDirectory {
     }));
     const checked = parseWith(BvsMockConfig, { organizations });
     if (!checked.ok) throw problems.validationFailed(checked.issues);
-    const defaults = this.options.defaultWorld.registry;
     const taken: Issue[] = [];
     organizations.forEach((organization, index) => {
       organization.api_keys.forEach((key, keyIndex) => {
-        if (this.byKey.has(key) || defaults.byApiKey(key) !== undefined) taken.push(inUse('API key', key, `$.organizations[${index}].api_keys[${keyIndex}]`));
+        if (this.keyTaken(key)) taken.push(inUse('API key', key, `$.organizations[${index}].api_keys[${keyIndex}]`));
       });
       organization.oauth_clients.forEach((client, clientIndex) => {
-        if (this.byClient.has(client.client_id) || defaults.hasClient(client.client_id))
+        if (this.clientTaken(client.client_id))
           taken.push(inUse('client_id', client.client_id, `$.organizations[${index}].oauth_clients[${clientIndex}].client_id`));
       });
     });
@@ -267,52 +386,4 @@ export class Sessions implements SessionDirectory {
       expires_at: null,
     };
   }
-}
-
-function inUse(kind: string, value: string, path: string): Issue {
-  return { path, code: 'credential_in_use', message: `${kind} "${value}" is used by another session` };
-}
-
-/** What a session's summary says of its world. */
-function describeWorld(world: World): Pick<SessionSummary, 'seed' | 'clock' | 'counts'> {
-  const organizations = world.registry.list();
-  return {
-    seed: world.seed,
-    clock: world.clock.describe(),
-    counts: {
-      organizations: organizations.length,
-      validations: world.engine.retention().validations,
-      endpoints: organizations.reduce((sum, organization) => sum + world.endpoints.list(organization.id).length, 0),
-      requests: world.journal.retention().entries,
-      deliveries: world.deliveries.counts(),
-    },
-  };
-}
-
-/**
- * An organization's credentials as `GET /_mock/sessions/{id}` shows them: client ids, and `<set>` for every secret,
- * as every control answer after the one that made it (docs/fidelity.md row 115).
- */
-function redacted(organization: OrganizationConfig): SessionAnswer['organizations'][number] {
-  const shown = credentialsOf(organization);
-  return {
-    ...shown,
-    api_keys: shown.api_keys.map(() => REDACTED_SECRET),
-    oauth_clients: shown.oauth_clients.map((client) => ({ ...client, client_secret: REDACTED_SECRET })),
-    legacy_webhook_token: shown.legacy_webhook_token === null ? null : REDACTED_SECRET,
-  };
-}
-
-/** An organization's credentials as a session's answer lists them. */
-function credentialsOf(organization: OrganizationConfig): SessionAnswer['organizations'][number] {
-  return {
-    id: organization.id,
-    api_keys: [...organization.api_keys],
-    oauth_clients: organization.oauth_clients.map((client) => ({
-      client_id: client.client_id,
-      client_secret: client.client_secret,
-      scopes: [...client.scopes],
-    })),
-    legacy_webhook_token: organization.settings.legacy_webhook_token ?? null,
-  };
 }

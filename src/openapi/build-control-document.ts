@@ -12,7 +12,11 @@ TypeScript, \`bvs-mock/testing\` has one.
 
 Every operation acts on the default organization unless \`organization_id\` is given (in the query, or in a
 JSON body). When bvs-mock is started with \`--control-token\`, every operation but the health check and this
-document needs \`Authorization: Bearer <token>\`.`;
+document needs \`Authorization: Bearer <token>\`.
+
+Every operation under \`/_mock\` but the Sessions' own acts on the default session; the same operation under
+\`/_mock/sessions/{id}\` (\`/_mock/clock\` becomes \`/_mock/sessions/{id}/clock\`) acts on that session, made by
+\`POST /_mock/sessions\`.`;
 
 /**
  * Builds the control API's OpenAPI 3.1 document from the control routes, each of which declares its own
@@ -39,6 +43,7 @@ export function buildControlDocument(): OpenApiDocument {
       { name: 'Validations', description: 'What a test waits for, and the levers of a validation tree.' },
       { name: 'Information requests', description: "The recipient's and reviewers' actions (spec §1.5, §2)." },
       { name: 'Journal and report', description: "The client's requests, their contract violations, and the contract report." },
+      { name: 'Sessions', description: 'Isolated worlds on one server, each with its own credentials, clock and state; snapshots of them.' },
       { name: 'Documents', description: "This document." },
     ],
   });

@@ -38,6 +38,7 @@ export * from './fault-answers';
 export * from './receiver-check-answers';
 export * from './report-answers';
 export * from './session-answers';
+export * from './server-state';
 export { CutBySize } from './page-cursor';
 export * from './dashboard-answers';
 export * from './delivery';

@@ -54,6 +54,10 @@ export const SessionCreateRequest = z.strictObject({
   }),
   strict: z.boolean().optional().openapi({ description: "Refuse unknown request fields (`--strict`); default: the server's." }),
   tolerance: z.boolean().optional().openapi({ description: "Tolerance mode (`--tolerance`); default: the server's." }),
+  snapshot: z.unknown().optional().openapi({
+    description:
+      "A session's snapshot (`GET /_mock/sessions/{id}/snapshot`): the new session goes on exactly where it stood, with its organizations, seed, clock and scenarios, so `organizations`, `seed`, `clock` and `scenarios` are not given with it. Its API keys and OAuth clients are kept when no other session uses them, else new ones are generated and answered; access tokens issued before it are not carried over. A snapshot of a newer format is refused (docs/fidelity.md row 118).",
+  }),
 });
 
 /** One organization's credentials in a session. */

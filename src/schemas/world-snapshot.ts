@@ -53,7 +53,7 @@ export const WorldSnapshot = z.object({
     settings: z.record(z.string(), z.record(z.string(), z.unknown())),
   }),
   /** Scenarios added at run time, in the order they were added. */
-  scenarios: z.array(z.object({ source: z.string(), scenario: z.unknown() })),
+  scenarios: z.array(z.object({ source: z.string(), scenario: z.unknown(), kept: z.literal(true).optional() })),
   /** The engine's records, trees, plays and flows (checked by the engine's restore). */
   engine: z.unknown(),
   timers: z.array(SnapshotTimer),

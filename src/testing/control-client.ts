@@ -36,6 +36,7 @@ import type {
   SessionCreateRequest,
   SessionEnded,
   SessionList,
+  WorldSnapshot,
   z,
 } from '../schemas';
 import { listenForChanges, type ChangeNotice } from './change-stream';
@@ -387,6 +388,15 @@ export class BvsMockControl {
   /** `DELETE /_mock/sessions/:id`: ends a session; its pending deliveries are cancelled, and counted in the answer. */
   endSession(id: string): Promise<SessionEnded> {
     return this.client.call('control.sessions.end', { params: { id } });
+  }
+
+  /**
+   * `GET /_mock/snapshot`: the whole session (clock, validations, plays and retries still due, endpoints, faults,
+   * journal) as a versioned document; `createSession({ snapshot })` makes a session that goes on from it. It holds
+   * the session's secrets, as a backup does.
+   */
+  snapshot(): Promise<WorldSnapshot> {
+    return this.client.call('control.snapshot');
   }
 
   /** The control client of session `id`: every call acts on that session (`/_mock/sessions/:id/…`). */

@@ -64,8 +64,8 @@ export function restoreWorldState(world: World, snapshot: WorldSnapshot): void {
       const updated = world.registry.updateSettings(id, settings);
       if (!updated.success) throw new Error(`organizations.settings.${id}: ${updated.error.issues.map((issue) => issue.message).join('; ')}`);
     }
-    for (const { scenario, source } of snapshot.scenarios) {
-      const added = world.scenarios.add(scenario as Scenario, { source, override: true });
+    for (const { scenario, source, kept } of snapshot.scenarios) {
+      const added = world.scenarios.add(scenario as Scenario, { source, override: true, permanent: kept === true });
       if (!added.ok) throw new Error(`scenarios: ${added.issues.map((issue) => issue.message).join('; ')}`);
     }
     world.endpoints.restore(snapshot.endpoints as StoredEndpoint[]);

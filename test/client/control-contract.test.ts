@@ -114,6 +114,7 @@ test("bvs-mock/testing's control client reaches every control operation but thos
     requests: () => control.requests(),
     report: () => control.report(),
     createSession: () => control.createSession(),
+    snapshot: () => control.snapshot(),
     sessions: () => control.sessions(),
     session: () => control.session('default'),
     endSession: () => control.endSession('ses_00000000000000000000'),

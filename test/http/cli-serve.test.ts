@@ -1,4 +1,3 @@
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,23 +5,14 @@ import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import { connect } from 'node:tls';
 import { startWebhookReceiver } from '../../src/testing';
-import { spawnCli, stopSpawned } from '../support/built-cli';
+import { stopSpawned } from '../support/built-cli';
+import { serve, urlOf } from '../support/spawned-serve';
 import { httpClient, type HttpAnswer } from '../support/https-client';
 import { freePort } from '../support/free-port';
 import { openEventStream } from '../support/event-stream';
 
 // `bvs-mock serve`, the built command line as users run it (docs/design.md, Command line): the banner,
 // readiness, clean stop, start-up errors, and the environment variables.
-
-interface Served {
-  child: ChildProcessWithoutNullStreams;
-  spawnedAt: number;
-  stdout(): string;
-  stderr(): string;
-  /** Resolves with the first banner line once printed. */
-  banner: Promise<string>;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
 
 let scratch: string;
 
@@ -35,34 +25,6 @@ afterEach(stopSpawned);
 afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
-
-/** Spawns `node bin/bvs-mock.js serve ARGS` with only the given BVS_MOCK_* variables set. */
-function serve(args: string[], env: Record<string, string> = {}): Served {
-  const spawnedAt = Date.now();
-  const child = spawnCli(['serve', ...args], env);
-  let stdout = '';
-  let stderr = '';
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const banner = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-      const line = stdout.split('\n').find((candidate) => candidate.includes(' listening on '));
-      if (line !== undefined) resolve(line);
-    });
-    void exit.then(({ code }) => reject(new Error(`bvs-mock exited with ${code} before its banner: ${stderr}`)));
-  });
-  banner.catch(() => undefined);
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  return { child, spawnedAt, stdout: () => stdout, stderr: () => stderr, banner, exit };
-}
-
-function urlOf(bannerLine: string): URL {
-  const match = / listening on (https?:\/\/127\.0\.0\.1:\d+)/.exec(bannerLine);
-  if (!match) throw new Error(`no URL in the banner line: ${bannerLine}`);
-  return new URL(match[1]!);
-}
 
 /**
  * The certificate the server presents, read once without verification so the

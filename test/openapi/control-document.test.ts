@@ -186,6 +186,8 @@ entity:
     const session = (await ok('POST', '/_mock/sessions', { label: 'control document', clock: { mode: 'manual' } })).json() as { id: string };
     await ok('GET', '/_mock/sessions');
     await ok('GET', `/_mock/sessions/${session.id}`);
+    const snapshot = (await ok('GET', '/_mock/snapshot')).json();
+    await ok('DELETE', `/_mock/sessions/${(await ok('POST', '/_mock/sessions', { snapshot })).json<{ id: string }>().id}`);
     await ok('DELETE', `/_mock/sessions/${session.id}`);
     expect((await call('DELETE', '/_mock/sessions/default')).status).toBe(409);
     await ok('GET', '/_mock/report?format=junit');

@@ -7,6 +7,7 @@ import { controlDocumentRoutes } from './openapi-routes';
 import { receiverCheckRoutes } from './receiver-check-routes';
 import { reportRoute } from './report-route';
 import { sessionRoutes } from './session-routes';
+import { snapshotRoute } from './snapshot-route';
 
 /**
  * Every operation of the control API (`/_mock/...`), each with its document: what `openapi/control.yaml`
@@ -23,6 +24,7 @@ export function controlOperations() {
     ...dashboardRoutes,
     ...controlDocumentRoutes(),
     ...sessionRoutes,
+    snapshotRoute,
   ] satisfies Route[];
 }
 

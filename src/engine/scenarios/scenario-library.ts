@@ -62,8 +62,10 @@ interface Entry {
   scenario: Scenario;
   source: string;
   builtIn: boolean;
-  /** Whether `source` is a file path (as its directory was given) or a label. */
+  /** Whether `source` is a file path (as its directory was given) or a label; such a scenario stays through a reset. */
   fromFile: boolean;
+  /** Given when the world was made (a session's `scenarios`): kept by a reset like a file's, and part of the world's snapshot. */
+  kept?: boolean;
   /** Which load added it, so files of one directory cannot override each other. */
   batch: number;
 }
@@ -135,7 +137,7 @@ export class ScenarioLibrary {
    */
   add(scenario: Scenario, options: AddScenarioOptions | string = {}): ParseResult<Scenario> {
     const { source = 'added at run time', override = false, permanent = false } = typeof options === 'string' ? { source: options } : options;
-    const entry: Entry = { scenario, source, builtIn: false, fromFile: permanent, batch: ++this.batches };
+    const entry: Entry = { scenario, source, builtIn: false, fromFile: permanent, kept: permanent, batch: ++this.batches };
     const issues = this.conflicts(entry, override);
     if (issues.length > 0) return { ok: false, issues };
     this.put(entry);
@@ -155,12 +157,15 @@ export class ScenarioLibrary {
     return 'removed';
   }
 
-  /** The scenarios added at run time, with their sources, in the order they were added (a world's snapshot). */
-  runTimeScenarios(): Array<{ scenario: Scenario; source: string }> {
+  /**
+   * The scenarios added to this world, not loaded from the package or a directory, with their sources, in the
+   * order they were added (a world's snapshot): those added at run time, and those given when it was made (`kept`).
+   */
+  runTimeScenarios(): Array<{ scenario: Scenario; source: string; kept?: true }> {
     return [...this.names.values()]
-      .filter((entry) => !entry.builtIn && !entry.fromFile)
+      .filter((entry) => !entry.builtIn && (!entry.fromFile || entry.kept === true))
       .sort((a, b) => a.batch - b.batch)
-      .map(({ scenario, source }) => ({ scenario, source }));
+      .map(({ scenario, source, kept }) => (kept === true ? { scenario, source, kept } : { scenario, source }));
   }
 
   /** Removes every scenario added at run time, as a reset of the mock does (docs/fidelity.md row 84). */
