@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { createControlClient } from '../../src/client';
 import { startTestServer } from '../support/api-test-server';
 import { HAPPY_NO_PARTNERS } from '../support/built-in-tins';
 import { SCREENSHOTS, chromiumUnavailable, launchChromium } from '../support/chromium';
@@ -45,6 +46,9 @@ describeInBrowser('the dashboard with sessions', () => {
         await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' }, { key: a.organizations[0]!.api_keys[0]! }),
       ];
       const inB = await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' }, { key: b.organizations[0]!.api_keys[0]! });
+      // An endpoint made through session A's control base only.
+      const controlOfA = createControlClient({ ...t.control.connection, session: a.id });
+      await controlOfA.call('control.webhook_endpoints.create', { body: { name: 'suite-a-hooks', url: 'https://a.example.test/hooks' } });
 
       await page.goto(`${t.server.url}/_mock/#/validations`);
       await page.locator(`[data-validation="${inDefault.id}"]`).waitFor();
@@ -62,6 +66,9 @@ describeInBrowser('the dashboard with sessions', () => {
       expect(page.url()).toContain(`session=${a.id}`);
       await page.getByText('live', { exact: true }).waitFor();
       await page.screenshot({ path: join(SCREENSHOTS, '13-session-chosen.png') });
+      await page.click('nav >> text=Webhook endpoints');
+      await page.locator('[data-endpoint=suite-a-hooks]').waitFor();
+      await page.click('nav >> text=Validations');
 
       await switcher.selectOption(b.id);
       await page.locator(`[data-validation="${inB.id}"]`).waitFor();
@@ -75,8 +82,9 @@ describeInBrowser('the dashboard with sessions', () => {
       await page.reload();
       await page.locator('[data-testid=tree]').waitFor();
       expect(await switcher.inputValue()).toBe(b.id);
-      await page.click('nav >> text=Events');
+      await page.click('nav >> text=Webhook endpoints');
       expect(page.url()).toContain(`session=${b.id}`);
+      await page.locator('text=No endpoint yet').waitFor();
       await page.click('nav >> text=Validations');
       await page.locator(`[data-validation="${inB.id}"]`).waitFor();
 
@@ -98,6 +106,25 @@ describeInBrowser('the dashboard with sessions', () => {
       await t.close();
     }
   }, 90_000);
+
+  test('a session that expires while shown (idle longer than --session-ttl) leaves the page too', async () => {
+    const t = await startTestServer({ sessionTtlMs: 3_000 });
+    const page = await browser.newPage({ ignoreHTTPSErrors: true });
+    try {
+      const idle = await t.control.call('control.sessions.create', { body: { label: 'suite-idle' } });
+      const shown = await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' }, { key: idle.organizations[0]!.api_keys[0]! });
+      await page.goto(`${t.server.url}/_mock/#/validations?session=${idle.id}&id=${shown.id}`);
+      await page.locator('[data-testid=tree]').waitFor();
+      // Showing a session is no use of it: nothing is asked of it while nothing changes, so it expires.
+      await page.locator('[data-testid=session-ended]', { hasText: 'suite-idle' }).waitFor();
+      expect(await page.locator(`[data-validation="${shown.id}"]`).count()).toBe(0);
+      expect(await page.locator('[data-testid=tree]').count()).toBe(0);
+      expect(page.url()).toMatch(/#\/validations$/);
+    } finally {
+      await page.close();
+      await t.close();
+    }
+  }, 60_000);
 
   test('a link to a session that has ended opens the default session and says so', async () => {
     const t = await startTestServer();
