@@ -26,23 +26,37 @@ export function storeToken(value: string): string {
   return token;
 }
 
+/** What the page hears of a refusal: the control token is wanted, or the session chosen has ended. */
+export interface RefusalHandlers {
+  onLocked: () => void;
+  /** Told the session's id when a call of it answers 404 `not_found` "No session": it was ended or has expired. */
+  onSessionGone: (session: string) => void;
+}
+
+/** A refusal saying that the session a call went to is no more (src/api/api-problem.ts, sessionNotFound). */
+export function isSessionGone(error: unknown): boolean {
+  return error instanceof ControlApiError && error.status === 404 && error.code === 'not_found' && error.reason.startsWith('No session');
+}
+
 /**
- * The client of the page: same origin, the token given, the organization chosen in the switcher (empty: the
- * default one) on every call, and `onLocked` told when a call is refused for want of the token.
+ * The client of the page: same origin, the token given, the session chosen in the switcher (empty: the default
+ * one) and its organization chosen (empty: the default one) on every call.
  */
-export function dashboardClient(token: string, organization: string, onLocked: () => void): ControlClient {
+export function dashboardClient(token: string, session: string, organization: string, handlers: RefusalHandlers): ControlClient {
   return createControlClient({
     controlToken: token,
+    session,
     organizationId: organization,
     // The browser must not answer a read from its cache: every answer is the state of the moment.
     fetchOptions: { cache: 'no-store' },
     onRefusal: (error) => {
-      if (error.status === 401) onLocked();
+      if (error.status === 401) handlers.onLocked();
+      else if (session !== '' && isSessionGone(error)) handlers.onSessionGone(session);
     },
   });
 }
 
-/** The client the views call, given by the page (main.tsx) for its token and organization. */
+/** The client the views call, given by the page (main.tsx) for its token, session and organization. */
 export const Control = createContext<ControlClient | null>(null);
 
 /** The page's control client; only inside `<Control.Provider>`. */

@@ -1,8 +1,11 @@
 import type { ControlClient } from '../src/client/control-client';
 import { readEvents } from '../src/client/server-sent-events';
 
-/** How the live stream stands: connected, connecting again, or refused for want of the control token. */
-export type LiveState = 'live' | 'connecting' | 'locked';
+/**
+ * How the live stream stands: connected, connecting again, refused for want of the control token, or refused
+ * because its session is gone (404: ended or expired).
+ */
+export type LiveState = 'live' | 'connecting' | 'locked' | 'gone';
 
 /** Real milliseconds between two tries to reconnect a dropped stream. */
 const RETRY_MS = 3_000;
@@ -27,8 +30,8 @@ export function watchChanges(client: ControlClient, onChange: (kinds: string[]) 
     let waitMs = RETRY_MS;
     try {
       const response = await client.open('control.stream', { signal: controller.signal });
-      if (response.status === 401) {
-        onState('locked');
+      if (response.status === 401 || response.status === 404) {
+        onState(response.status === 401 ? 'locked' : 'gone');
         return;
       }
       // Too many readers open (docs/fidelity.md row 101): ask again no sooner than the server says.

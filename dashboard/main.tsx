@@ -1,9 +1,10 @@
 import { render } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
-import { Control, dashboardClient, storeToken, storedToken, useControl } from './api';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { Control, dashboardClient, isSessionGone, storeToken, storedToken, useControl } from './api';
 import { Instant } from './components';
-import { go, useHashRoute } from './hash-route';
+import { go, linkTo, readHash, useHashRoute } from './hash-route';
 import { watchChanges, type LiveState } from './live';
+import { SessionEndedNote, SessionSwitcher, useSessions } from './sessions';
 import { ChangeCount, useLoad } from './use-load';
 import { ClockView } from './views/clock-view';
 import { EndpointsView } from './views/endpoints-view';
@@ -26,35 +27,72 @@ function App() {
   const [live, setLive] = useState<LiveState>('connecting');
   const [locked, setLocked] = useState(false);
   const [token, setToken] = useState(storedToken);
+  const [ended, setEnded] = useState<{ id: string; name: string } | null>(null);
+  const session = route.params.session ?? '';
   const organization = route.params.org ?? '';
-  // The views' client names the organization chosen; the stream's is the same for every organization.
-  const client = useMemo(() => dashboardClient(token, organization, () => setLocked(true)), [token, organization]);
-  const streamClient = useMemo(() => dashboardClient(token, '', () => setLocked(true)), [token]);
+  const onLocked = useCallback(() => setLocked(true), []);
+  // The session's list is the server's, whatever session is chosen.
+  const server = useMemo(() => dashboardClient(token, '', '', { onLocked, onSessionGone: () => undefined }), [token, onLocked]);
+  const sessions = useSessions(server, session);
+  const { nameOf } = sessions;
+
+  /** The session shown has ended: say so, and show the default session in its place (the link to it replaced). */
+  const leave = useCallback(
+    (gone: string) => {
+      if (readHash().params.session !== gone) return;
+      const name = nameOf(gone);
+      setEnded({ id: gone, name });
+      go(readHash().view, { session: undefined, org: undefined }, { replace: true });
+    },
+    [nameOf],
+  );
+  /** Whether a session missing from the list or refusing the stream has ended, asked once more before leaving it. */
+  const confirmGone = useCallback(
+    (id: string) =>
+      server.call('control.sessions.get', { params: { id } }).then(
+        () => undefined,
+        (error: unknown) => (isSessionGone(error) ? leave(id) : undefined),
+      ),
+    [server, leave],
+  );
+
+  // The views' client names the session and organization chosen; the stream's is the session's, the same for every organization.
+  const handlers = useMemo(() => ({ onLocked, onSessionGone: leave }), [onLocked, leave]);
+  const client = useMemo(() => dashboardClient(token, session, organization, handlers), [token, session, organization, handlers]);
+  const streamClient = useMemo(() => dashboardClient(token, session, '', handlers), [token, session, handlers]);
 
   useEffect(() => watchChanges(streamClient, () => setChanges((count) => count + 1), setLive), [streamClient, locked]);
   useEffect(() => setChanges((count) => count + 1), [organization]);
+  useEffect(() => {
+    if (session !== '') setEnded(null);
+  }, [session]);
+  const listed = sessions.list?.sessions;
+  useEffect(() => {
+    if (session !== '' && listed !== undefined && !listed.some((item) => item.id === session)) void confirmGone(session);
+  }, [listed, session, confirmGone]);
+  useEffect(() => {
+    if (live === 'gone' && session !== '') void confirmGone(session);
+  }, [live, session, confirmGone]);
 
   return (
     <Control.Provider value={client}>
       <ChangeCount.Provider value={changes}>
-        <div class="shell">
+        {/* Keyed by session: nothing read from one session stays on screen in another. */}
+        <div class="shell" key={session}>
           <header class="top">
             <span class="brand">bvs-mock</span>
             <span class="muted">Business Validation Service mock</span>
             <span class="spacer" />
             <ClockBadge />
+            <SessionSwitcher sessions={sessions.list} current={session} view={route.view} />
             <OrganizationSwitcher current={organization} />
             <span class={`live live-${live}`} data-testid="live" title="Updates arrive by GET /_mock/stream">
-              {live === 'live' ? 'live' : live === 'locked' ? 'locked' : 'reconnecting…'}
+              {live === 'live' ? 'live' : live === 'locked' ? 'locked' : live === 'gone' ? 'ended' : 'reconnecting…'}
             </span>
           </header>
           <nav class="nav">
             {VIEWS.map(([view, label]) => (
-              <a
-                key={view}
-                href={`#/${view}${organization === '' ? '' : `?org=${encodeURIComponent(organization)}`}`}
-                class={route.view === view ? 'active' : ''}
-              >
+              <a key={view} href={linkTo(view)} class={route.view === view ? 'active' : ''}>
                 {label}
               </a>
             ))}
@@ -65,6 +103,7 @@ function App() {
             </div>
           </nav>
           <main class="content">
+            {ended === null ? null : <SessionEndedNote id={ended.id} name={ended.name} onClose={() => setEnded(null)} />}
             <View view={route.view} params={route.params} />
           </main>
           {locked ? (
@@ -117,7 +156,7 @@ function ClockBadge() {
   const elapsed = realtime ? Math.max(0, wallNow - readAt) * clock.data.speed : 0;
   const now = elapsed === 0 ? clock.data.now : new Date(Date.parse(clock.data.now) + Math.floor(elapsed / 1000) * 1000).toISOString();
   return (
-    <a class="clock-badge" href="#/clock" title={`${clock.data.mode} clock`} data-testid="header-clock">
+    <a class="clock-badge" href={linkTo('clock')} title={`${clock.data.mode} clock`} data-testid="header-clock">
       {clock.data.mode} · <Instant at={now} />
     </a>
   );

@@ -4,7 +4,7 @@ import type { ControlQuery } from '../../src/client/control-contract';
 import { EVENT_TYPES } from '../../src/schemas/event-type-names';
 import { useControl } from '../api';
 import { Badge, ErrorNote, Instant, Json, Loading, Panel, offset } from '../components';
-import { go } from '../hash-route';
+import { go, linkTo } from '../hash-route';
 import { useLoad } from '../use-load';
 
 /** Rows on a page: a screenful; 20,000 records are paged, never drawn at once. */
@@ -230,7 +230,7 @@ function EventDetail({ id, endpointName, onClose }: { id: string; endpointName: 
             </dd>
             <dt>Validation</dt>
             <dd>
-              <a class="mono" href={`#/validations?id=${event.entity_validation_id}`}>
+              <a class="mono" href={linkTo('validations', { id: event.entity_validation_id })}>
                 {event.entity_validation_id}
               </a>
             </dd>

@@ -1,6 +1,7 @@
 import type { DeliveryEvent } from '../../src/schemas/delivery';
 import type { EmittedEvent } from '../../src/schemas/delivery-answers';
 import { Badge, Instant, offset } from '../components';
+import { linkTo } from '../hash-route';
 
 /** The resource family of an event type: one lane of the timeline each. */
 const LANES = ['entity_validation', 'data_source_run_batch', 'information_request'] as const;
@@ -73,7 +74,7 @@ export function Timeline({ start, events, deliveries }: { start: string; events:
               <td class="mono">{event.resource_id}</td>
               <td>
                 {deliveriesOf(event).map((record) => (
-                  <a key={record.id} href={`#/events?validation=${event.entity_validation_id}&event=${record.id}`} title={record.url}>
+                  <a key={record.id} href={linkTo('events', { validation: event.entity_validation_id, event: record.id })} title={record.url}>
                     <Badge value={record.status} />
                   </a>
                 ))}

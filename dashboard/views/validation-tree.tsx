@@ -5,6 +5,7 @@ import type { DeliveryEvent } from '../../src/schemas/delivery';
 import type { EmittedEvent } from '../../src/schemas/delivery-answers';
 import { useControl } from '../api';
 import { Badge, ErrorNote, Instant, Loading, Panel, offset } from '../components';
+import { linkTo } from '../hash-route';
 import { useLoad } from '../use-load';
 import { Timeline } from './timeline';
 
@@ -71,7 +72,7 @@ export function ValidationTreeView({ id }: { id: string }) {
           <dd>{tree.scenario ?? 'generated from the TIN'}</dd>
           <dt>Deliveries</dt>
           <dd>
-            <a href={`#/events?validation=${main.id}`}>{deliveries.length} delivery records →</a>
+            <a href={linkTo('events', { validation: main.id })}>{deliveries.length} delivery records →</a>
           </dd>
         </dl>
       </Panel>

@@ -18,6 +18,7 @@ const SYSTEM = [
   'test/dashboard/readme-walkthrough.test.ts',
   'test/dashboard/recipient-page.test.ts',
   'test/dashboard/screenshots.test.ts',
+  'test/dashboard/sessions.test.ts',
   'test/delivery/play-command.test.ts',
   'test/http/cli-serve.test.ts',
   'test/http/large-scenario-upload-freeze.test.ts',

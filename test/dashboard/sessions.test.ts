@@ -1,0 +1,144 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { createControlClient } from '../../src/client';
+import { startTestServer } from '../support/api-test-server';
+import { HAPPY_NO_PARTNERS } from '../support/built-in-tins';
+import { SCREENSHOTS, chromiumUnavailable, launchChromium } from '../support/chromium';
+
+// The dashboard of a server holding several sessions, in a real browser: the header's switcher moves every view
+// to the session chosen (kept in the link), and a session that ends takes its data off the page.
+
+const unavailable = chromiumUnavailable();
+const describeInBrowser = unavailable === null ? describe : describe.skip;
+if (unavailable !== null) process.stderr.write(`dashboard browser tests skipped: ${unavailable}\n`);
+
+describeInBrowser('the dashboard with sessions', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    browser = await launchChromium();
+  }, 240_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** The validation ids the list shows. */
+  const listed = async (page: Page) =>
+    (await page.locator('[data-validation]').evaluateAll((buttons) => buttons.map((button) => button.getAttribute('data-validation')))).sort();
+
+  test("switches between sessions, each view showing that session's world only, keeps the choice in the link, and goes back to the default session with a message when the one shown ends", async () => {
+    const t = await startTestServer();
+    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      // The ended session's 404s are logged by the browser as failed loads.
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
+    });
+    try {
+      const inDefault = await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' });
+      const a = await t.control.call('control.sessions.create', { body: { label: 'suite-a', clock: { mode: 'manual' } } });
+      const b = await t.control.call('control.sessions.create', { body: { clock: { mode: 'manual', start_time: '2031-05-01T09:00:00Z' } } });
+      const inA = [
+        await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' }, { key: a.organizations[0]!.api_keys[0]! }),
+        await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' }, { key: a.organizations[0]!.api_keys[0]! }),
+      ];
+      const inB = await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' }, { key: b.organizations[0]!.api_keys[0]! });
+      // An endpoint made through session A's control base only.
+      const controlOfA = createControlClient({ ...t.control.connection, session: a.id });
+      await controlOfA.call('control.webhook_endpoints.create', { body: { name: 'suite-a-hooks', url: 'https://a.example.test/hooks' } });
+
+      await page.goto(`${t.server.url}/_mock/#/validations`);
+      await page.locator(`[data-validation="${inDefault.id}"]`).waitFor();
+      const switcher = page.locator('[data-testid=session]');
+      // Every session by label (its id when it has none), with its counts.
+      expect(await switcher.locator('option').allTextContents()).toEqual([
+        'default session (1 validation, 0 deliveries)',
+        'suite-a (2 validations, 0 deliveries)',
+        `${b.id} (1 validation, 0 deliveries)`,
+      ]);
+
+      await switcher.selectOption(a.id);
+      await page.locator(`[data-validation="${inA[0]!.id}"]`).waitFor();
+      expect(await listed(page)).toEqual(inA.map((validation) => validation.id).sort());
+      expect(page.url()).toContain(`session=${a.id}`);
+      await page.getByText('live', { exact: true }).waitFor();
+      await page.screenshot({ path: join(SCREENSHOTS, '13-session-chosen.png') });
+      await page.click('nav >> text=Webhook endpoints');
+      await page.locator('[data-endpoint=suite-a-hooks]').waitFor();
+      await page.click('nav >> text=Validations');
+
+      await switcher.selectOption(b.id);
+      await page.locator(`[data-validation="${inB.id}"]`).waitFor();
+      expect(await listed(page)).toEqual([inB.id]);
+      // Its own clock in the header, and its own tree behind the link.
+      expect(await page.locator('[data-testid=header-clock] time').getAttribute('datetime')).toMatch(/^2031-05-01T09:00:00/);
+      await page.locator(`[data-validation="${inB.id}"]`).click();
+      await page.locator('[data-testid=tree]').waitFor();
+
+      // A reload (or the link shared) stays in the session, and so do the views' links.
+      await page.reload();
+      await page.locator('[data-testid=tree]').waitFor();
+      expect(await switcher.inputValue()).toBe(b.id);
+      await page.click('nav >> text=Webhook endpoints');
+      expect(page.url()).toContain(`session=${b.id}`);
+      await page.locator('text=No endpoint yet').waitFor();
+      await page.click('nav >> text=Validations');
+      await page.locator(`[data-validation="${inB.id}"]`).waitFor();
+
+      expect((await t.control.call('control.sessions.end', { params: { id: b.id } })).status).toBe('ended');
+      await page.locator('[data-testid=session-ended]', { hasText: b.id }).waitFor();
+      await page.locator(`[data-validation="${inDefault.id}"]`).waitFor();
+      expect(await listed(page)).toEqual([inDefault.id]);
+      expect(await page.locator('[data-testid=tree]').count()).toBe(0);
+      expect(page.url()).not.toContain('session=');
+      expect(await switcher.inputValue()).toBe('default');
+      expect(await switcher.locator('option').allTextContents()).toEqual([
+        'default session (1 validation, 0 deliveries)',
+        'suite-a (2 validations, 0 deliveries)',
+      ]);
+      await page.screenshot({ path: join(SCREENSHOTS, '14-session-ended.png') });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+      await t.close();
+    }
+  }, 90_000);
+
+  test('a session that expires while shown (idle longer than --session-ttl) leaves the page too', async () => {
+    const t = await startTestServer({ sessionTtlMs: 3_000 });
+    const page = await browser.newPage({ ignoreHTTPSErrors: true });
+    try {
+      const idle = await t.control.call('control.sessions.create', { body: { label: 'suite-idle' } });
+      const shown = await t.create({ tin: HAPPY_NO_PARTNERS, country: 'CL' }, { key: idle.organizations[0]!.api_keys[0]! });
+      await page.goto(`${t.server.url}/_mock/#/validations?session=${idle.id}&id=${shown.id}`);
+      await page.locator('[data-testid=tree]').waitFor();
+      // Showing a session is no use of it: nothing is asked of it while nothing changes, so it expires.
+      await page.locator('[data-testid=session-ended]', { hasText: 'suite-idle' }).waitFor();
+      expect(await page.locator(`[data-validation="${shown.id}"]`).count()).toBe(0);
+      expect(await page.locator('[data-testid=tree]').count()).toBe(0);
+      expect(page.url()).toMatch(/#\/validations$/);
+    } finally {
+      await page.close();
+      await t.close();
+    }
+  }, 60_000);
+
+  test('a link to a session that has ended opens the default session and says so', async () => {
+    const t = await startTestServer();
+    const page = await browser.newPage({ ignoreHTTPSErrors: true });
+    try {
+      const gone = await t.control.call('control.sessions.create', { body: { label: 'suite-gone' } });
+      await t.control.call('control.sessions.end', { params: { id: gone.id } });
+      await page.goto(`${t.server.url}/_mock/#/events?session=${gone.id}`);
+      await page.locator('[data-testid=session-ended]', { hasText: gone.id }).waitFor();
+      expect(page.url()).toMatch(/#\/events$/);
+      await page.getByText('live', { exact: true }).waitFor();
+    } finally {
+      await page.close();
+      await t.close();
+    }
+  }, 60_000);
+});
