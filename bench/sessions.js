@@ -11,14 +11,16 @@
  * - the same load for 16 on 16 separate `bvs-mock serve` processes (each its default session), side by side
  *   with 16 sessions on one, as ratios;
  * - memory per idle session: the server's RSS grown by N idle sessions, over N (next to the RSS of one idle
- *   process, what a process per test worker costs instead).
+ *   process, what a process per test worker costs instead);
+ * - a snapshot of a session holding 1,000 played validations: its size, the time to take it and to restore it.
  * Each figure comes from a fresh server. The receivers run in a child process (this file with --receivers), so
  * they do not share the load generator's event loop. Prints figures and ratios, never asserts a time; exits 0
  * after printing, 1 only when something could not be measured.
  *
  * Environment: BENCH_SESSIONS_TREES (validations per session, default 50), BENCH_SESSIONS_LEVELS (default
  * "1,16,64"), BENCH_SESSIONS_PROCESSES (separate processes to compare with, default 16; 0 skips),
- * BENCH_SESSIONS_IDLE (idle sessions, default 100, at most the server's --max-sessions limit).
+ * BENCH_SESSIONS_IDLE (idle sessions, default 100, at most the server's --max-sessions limit, 1,000 here),
+ * BENCH_SESSIONS_SNAPSHOT_VALIDATIONS (validations of the session whose snapshot is measured, default 1,000).
  */
 const { fork, spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -27,7 +29,7 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'bvs-mock.js');
-const SERVE = ['serve', '--http', '--port', '0', '--clock', 'instant', '--quiet', '--allow-http-webhooks'];
+const SERVE = ['serve', '--http', '--port', '0', '--clock', 'instant', '--quiet', '--allow-http-webhooks', '--max-sessions', '1000'];
 /** The TIN of the built-in happy-partners scenario: a main validation, three partners, their batches and runs. */
 const HAPPY_PARTNERS = { tin: '76920415-6', country: 'CL' };
 const TREES = Number(process.env.BENCH_SESSIONS_TREES || 50);
@@ -335,14 +337,32 @@ async function idleSessions(count) {
   }
 }
 
+/** Validations in the session a snapshot is measured on. */
+const SNAPSHOT_VALIDATIONS = Number(process.env.BENCH_SESSIONS_SNAPSHOT_VALIDATIONS || 1000);
+
 /**
- * The hook for snapshot size and time per 1,000 validations: on a fresh server, one session holding 1,000 played
- * validations, then `GET /_mock/sessions/{id}/snapshot` timed and its bytes counted (and restoring it through
- * `POST /_mock/sessions` with `snapshot`). The route is not there yet: this answers null, and `main` prints
- * nothing for it, until it answers `{ bytes, ms }`.
+ * Snapshot size and time per 1,000 validations: on a fresh server, one session holding SNAPSHOT_VALIDATIONS played
+ * happy-partners validations; `GET /_mock/sessions/{id}/snapshot` timed and its bytes counted, then restoring it
+ * into a new session (`POST /_mock/sessions` with `snapshot`) timed.
  */
 async function measureSnapshot() {
-  return null;
+  const { child, url } = await startServer();
+  try {
+    const session = await newSession(url, 'snapshot');
+    const key = session.organizations[0].api_keys[0];
+    for (let index = 0; index < SNAPSHOT_VALIDATIONS; index += 1)
+      await expectStatus(call(url, 'POST', '/api/v2/entity_validations', { body: HAPPY_PARTNERS, key }), 201, 'POST /api/v2/entity_validations');
+    await expectStatus(call(url, 'POST', `${session.control_base}/clock/run`, { body: { max_wait_seconds: RUN_WAIT_S } }), 200, 'POST clock/run');
+    const taken = process.hrtime.bigint();
+    const snapshot = await expectStatus(call(url, 'GET', `${session.control_base}/snapshot`), 200, 'GET snapshot');
+    const ms = since(taken);
+    const bytes = Buffer.byteLength(JSON.stringify(snapshot));
+    const restoring = process.hrtime.bigint();
+    await expectStatus(call(url, 'POST', '/_mock/sessions', { body: { snapshot } }), 201, 'POST /_mock/sessions with a snapshot');
+    return { validations: SNAPSHOT_VALIDATIONS, bytes, ms, restoreMs: since(restoring) };
+  } finally {
+    await stopServer(child);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -422,7 +442,13 @@ async function main() {
         `(made in ${num(idle.createMs, 1)} ms each; the server holds at most ${idle.limit}). One idle bvs-mock process instead: ${mb(idle.idleServer)}.`,
     );
   }
-  if (snapshot) lines.push(`Snapshot of a session with 1,000 validations: ${num(snapshot.bytes / 1024, 0)} KiB in ${num(snapshot.ms, 0)} ms.`);
+  if (snapshot) {
+    const per = 1000 / snapshot.validations;
+    lines.push(
+      `Snapshot of a session with ${snapshot.validations} played happy-partners validations: ${num(snapshot.bytes / 1024 / 1024, 1)} MiB, taken and sent in ${num(snapshot.ms, 0)} ms, restored into a new session in ${num(snapshot.restoreMs, 0)} ms ` +
+        `(per 1,000 validations: ${num((snapshot.bytes * per) / 1024 / 1024, 1)} MiB, ${num(snapshot.ms * per, 0)} ms to take, ${num(snapshot.restoreMs * per, 0)} ms to restore).`,
+    );
+  }
   lines.push(
     '',
     'RSS is the server process as the kernel reports it (/proc), garbage not yet collected included; every line is a fresh server. Times include the creations (one after the other in each world, the worlds at once) and the runs until every delivery ended.',

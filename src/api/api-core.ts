@@ -27,7 +27,15 @@ export interface ApiCore {
   handle(request: CoreRequest): Promise<CoreResponse>;
   /** The largest body it takes, in bytes: a transport reads one byte more at most, which the core answers 413. */
   readonly bodyLimit: number;
+  /**
+   * The largest body a request to `path` takes: {@link bodyLimit}, but a session's snapshot (`POST /_mock/sessions`)
+   * may be larger, up to {@link SNAPSHOT_BODY_LIMIT} (docs/fidelity.md row 118). A transport reads one byte more at most.
+   */
+  bodyLimitFor(method: string, path: string): number;
 }
+
+/** The largest snapshot `POST /_mock/sessions` takes: a session at the default retention limits is a few dozen MiB. */
+const SNAPSHOT_BODY_LIMIT = 128 * 1024 * 1024;
 
 /**
  * Error codes that mean the client broke the contract, and where in the request: the journal records
@@ -72,8 +80,8 @@ export function createApiCore(server: ServerSettings, sessions: SessionDirectory
   const router = new Router(allRoutes());
   /** Each world numbers its own requests, so a seeded session's journal is the same whatever other sessions do. */
   const counters = new WeakMap<World, number>();
-  /** Requests that may have changed state (every route that is not `pure`). */
-  let writes = 0;
+  /** Per world, requests that may have changed its state (every route that is not `pure`): one session's writes leave another's cached reads alone. */
+  const writes = new WeakMap<World, number>();
   /** The client observer's name for a credential (a digest, never the credential), computed once per credential. */
   const credentialIds = new Map<string, string>();
   const credentialId = (bearer: string): string => {
@@ -87,8 +95,11 @@ export function createApiCore(server: ServerSettings, sessions: SessionDirectory
     return id;
   };
 
+  const bodyLimitFor = (method: string, path: string) =>
+    method === 'POST' && path === SESSIONS_PATH ? Math.max(server.bodyLimit, SNAPSHOT_BODY_LIMIT) : server.bodyLimit;
   return {
     bodyLimit: server.bodyLimit,
+    bodyLimitFor,
     async handle(request) {
       const started = process.hrtime.bigint();
       const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization?.trim() ?? '')?.[1];
@@ -116,7 +127,8 @@ export function createApiCore(server: ServerSettings, sessions: SessionDirectory
         if (server.requireHttps && !request.secure) throw problems.httpsRequired();
         // Before anything is read: a name bvs-mock does not know (DNS rebinding) learns nothing (docs/fidelity.md row 104).
         server.browserGuard.checkHost(request);
-        if (request.body.length > server.bodyLimit) throw problems.payloadTooLarge(server.bodyLimit);
+        const bodyLimit = bodyLimitFor(request.method, request.path);
+        if (request.body.length > bodyLimit) throw problems.payloadTooLarge(bodyLimit);
         if (place.world === undefined) throw problems.sessionNotFound(place.sessionId);
         // HEAD is GET without a body (RFC 9110 §9.3.2).
         match = router.match(request.method === 'HEAD' ? 'GET' : request.method, request.path);
@@ -138,8 +150,9 @@ export function createApiCore(server: ServerSettings, sessions: SessionDirectory
           }
         }
         if (injected === 'reset') throw RESET;
-        if (match.route.pure !== true) writes += 1;
-        context = makeContext({ server, sessions, world, controlBase: place.controlBase }, request, match, requestId, world.engine.stateVersion + writes);
+        const written = (writes.get(world) ?? 0) + (match.route.pure === true ? 0 : 1);
+        writes.set(world, written);
+        context = makeContext({ server, sessions, world, controlBase: place.controlBase }, request, match, requestId, world.engine.stateVersion + written);
         const route = match.route;
         // A heavy answer waits for its turn, once the caller is known to be let in (docs/fidelity.md row 102).
         const endTurn = route.paced === true ? await server.pacer.turn() : undefined;

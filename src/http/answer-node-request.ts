@@ -62,11 +62,11 @@ export function answerNodeRequest(
   response: ServerResponse,
   { secure = (request.socket as { encrypted?: boolean }).encrypted === true, body }: { secure?: boolean; body?: Buffer } = {},
 ): Promise<void> {
-  return handle({ core, bodyLimit: core.bodyLimit }, { request, response, secure, closeAfter: false, body });
+  return handle({ core }, { request, response, secure, closeAfter: false, body });
 }
 
 async function handle(
-  options: Pick<NodeServerOptions, 'core' | 'bodyLimit' | 'logError'>,
+  options: Pick<NodeServerOptions, 'core' | 'logError'>,
   { request, response, secure, closeAfter, turns, body: given }: AnswerMode & { request: IncomingMessage; response: ServerResponse; body?: Buffer },
 ): Promise<void> {
   let phase: 'reading' | 'answering' | 'writing' = 'reading';
@@ -90,7 +90,7 @@ async function handle(
     });
   }
   try {
-    const body = given ?? (await readBody(request, options.bodyLimit));
+    const body = given ?? (await readBody(request, options.core.bodyLimitFor(request.method ?? 'GET', parseTarget(request.url ?? '/')?.pathname ?? '/')));
     if (before !== undefined) {
       await before;
       // The connection went (a client that did not read, let go): its pipelined requests need no answer.

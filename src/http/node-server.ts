@@ -51,8 +51,6 @@ export interface NodeServerOptions {
   port: number;
   /** Certificate and key in PEM; null serves plain HTTP (`--http`). */
   tls: { cert: string; key: string } | null;
-  /** Largest body read; one byte more is kept so the core answers 413. */
-  bodyLimit: number;
   /** Overrides of {@link DEFAULT_CONNECTION_TIMEOUTS}, field by field. */
   timeouts?: Partial<ConnectionTimeouts>;
   /** Connections held at once, default {@link DEFAULT_MAX_CONNECTIONS}; one more is closed as it is accepted. 0: no cap. */

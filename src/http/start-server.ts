@@ -62,7 +62,6 @@ export async function startServer(options: ServerOptions = {}): Promise<StartedS
       host,
       port: options.port ?? 4010,
       tls,
-      bodyLimit: parts.server.bodyLimit,
       timeouts: options.timeouts,
       logError: parts.server.logError,
     });

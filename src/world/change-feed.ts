@@ -40,6 +40,8 @@ export const MAX_STREAM_READERS_LIMIT = 10_000;
  */
 export class ChangeFeed {
   private readonly listeners = new Set<ChangeListener>();
+  /** How each listener's stream is ended when the world ends. */
+  private readonly closers = new Map<ChangeListener, () => void>();
   private readonly pending = new Set<ChangeKind>();
   private cancel: (() => void) | null = null;
   private sent = 0;
@@ -60,14 +62,28 @@ export class ChangeFeed {
     return this.listeners.size >= this.maxReaders;
   }
 
-  /** Adds a listener; returns the function that removes it, or null when `maxReaders` already listen. */
-  subscribe(listener: ChangeListener): (() => void) | null {
+  /**
+   * Adds a listener; returns the function that removes it, or null when `maxReaders` already listen. `close` ends
+   * the listener's stream when the world ends ({@link close}): a reader of an ended session is not left hanging.
+   */
+  subscribe(listener: ChangeListener, close?: () => void): (() => void) | null {
     if (this.full) return null;
     this.listeners.add(listener);
+    if (close !== undefined) this.closers.set(listener, close);
     return () => {
       this.listeners.delete(listener);
+      this.closers.delete(listener);
       if (this.listeners.size === 0) this.stop();
     };
+  }
+
+  /** Ends every reader's stream (the world ends: a session deleted or expired); nothing more is sent. */
+  close(): void {
+    const closers = [...this.closers.values()];
+    this.listeners.clear();
+    this.closers.clear();
+    this.stop();
+    for (const close of closers) close();
   }
 
   /** Records a change; the notice goes out once the gathering window ends. Costs nothing while nobody listens. */

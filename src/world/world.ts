@@ -255,6 +255,7 @@ export function createWorld(options: WorldOptions): World {
     dispose: () => {
       deliveries.reset();
       clock.dispose();
+      changes.close();
     },
   };
   if (restoring !== undefined) restoreWorldState(world, restoring);

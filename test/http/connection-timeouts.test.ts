@@ -1,4 +1,3 @@
-import { mockParts } from '../../src/mock/create-mock';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { connect as connectTls } from 'node:tls';
@@ -193,7 +192,6 @@ test('a connection beyond maxConnections is closed as it is accepted, and the se
     host: '127.0.0.1',
     port: 0,
     tls: null,
-    bodyLimit: mockParts(mock).server.bodyLimit,
     maxConnections: 5,
   });
   const sockets: Socket[] = [];

@@ -141,11 +141,10 @@ test('clients that go away before the answer leave the server healthy', async ()
 test('a core that rejects is answered 500 internal_error in the error shape, logged with its id, over plain HTTP on the TLS port and over HTTPS', async () => {
   const tls = await selfSignedCertificate(['127.0.0.1']);
   const server = await startNodeServer({
-    core: { bodyLimit: 1024, handle: () => Promise.reject(new Error('core bug')) },
+    core: { bodyLimit: 1024, bodyLimitFor: () => 1024, handle: () => Promise.reject(new Error('core bug')) },
     host: '127.0.0.1',
     port: 0,
     tls,
-    bodyLimit: 1024,
   });
   const client = httpClient({ baseUrl: server.url, ca: tls.cert });
   const logged = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);

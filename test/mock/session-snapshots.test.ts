@@ -80,3 +80,16 @@ test('a snapshot of a newer format, a broken one, or one given with its own cloc
   expect(mixed.issues.map((issue) => issue.path)).toEqual(['$.seed', '$.clock']);
   expect(SessionList.parse((await t.call('/_mock/sessions')).json()).sessions.map((listed) => listed.id)).toEqual(['default', original.id]);
 });
+
+test('a snapshot larger than the 1 MiB body limit is still taken back by POST /_mock/sessions; other requests keep the limit', async () => {
+  const big = await session({ clock: { mode: 'manual' } });
+  for (let index = 0; index < 80; index += 1) await t.create({ tin: HAPPY_PARTNERS, country: 'CL' }, { key: keyOf(big) });
+  await t.json('POST', `${big.control_base}/clock/run`, {});
+  const text = (await t.call(`${big.control_base}/snapshot`)).text();
+  expect(Buffer.byteLength(text)).toBeGreaterThan(1024 * 1024);
+  const restored = await t.call('/_mock/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"snapshot":${text}}` });
+  expect(restored.status).toBe(201);
+  expect((await t.call(`${restored.json<SessionAnswer>().control_base}/entity_validations`)).json<{ total: number }>().total).toBe(80);
+  const scenario = await t.call('/_mock/scenarios', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"name":"x","pad":${text}}` });
+  expectApiError(scenario, 413, 'payload_too_large');
+});

@@ -306,3 +306,17 @@ test("a session's change stream tells of its own changes only: another session's
     stream.close();
   }
 });
+
+test("ending a session ends its change stream's readers, so none is left holding a connection", async () => {
+  const t = await serve();
+  const made = await session(t, { clock: { mode: 'manual' } });
+  const stream = await openEventStream(t.server.url, `${made.control_base}/stream`, { ca: t.server.certificate });
+  try {
+    await stream.waitFor(/event: ready/);
+    await t.call(`/_mock/sessions/${made.id}`, { method: 'DELETE' });
+    await stream.ended;
+    expect(stream.received()).not.toMatch(/event: change/);
+  } finally {
+    stream.close();
+  }
+});

@@ -128,7 +128,7 @@ export const dashboardRoutes = [
             const send = (chunk: string) => {
               if (!write(chunk)) end();
             };
-            const unsubscribe = changes.subscribe((notice: ChangeNotice) => send(sse('change', notice, notice.id)));
+            const unsubscribe = changes.subscribe((notice: ChangeNotice) => send(sse('change', notice, notice.id)), end);
             if (unsubscribe === null) {
               // Readers that passed the check above together, before any stream opened: the cap still holds.
               end();
