@@ -5,6 +5,7 @@ import { idOf } from './ids';
 import { outbound } from './outbound';
 import { CutBySize, NextCursor } from './page-cursor';
 import { Timestamp } from './primitives';
+import { LABEL_HEADER, MAX_LABEL_CHARS } from './request-label';
 import { z } from './zod';
 
 /**
@@ -19,6 +20,13 @@ const ViolationsOmitted = z
   .positive()
   .optional()
   .openapi({ description: 'How many more violations the request had than `violations` lists (at most 100 are kept); absent when it lists them all.' });
+
+/** A label in an answer: present only when the request carried one. */
+const LabelField = z
+  .string()
+  .max(MAX_LABEL_CHARS)
+  .optional()
+  .openapi({ description: `The label the request carried (header \`${LABEL_HEADER}\`; bvs-mock/testing sends the current test's name); absent when none.` });
 
 /** One API request as the journal records it (`GET /_mock/requests`). */
 export const JournalEntry = outbound(
@@ -36,6 +44,7 @@ export const JournalEntry = outbound(
         'Contract violations found in the request, answered or tolerated, at their JSON paths: at most 100, each path and message at most 1,000 characters (docs/fidelity.md row 96).',
     }),
     violations_omitted: ViolationsOmitted,
+    label: LabelField,
   }),
   'JournalEntry',
 );
@@ -114,10 +123,11 @@ export const ContractReport = outbound(
                 status: z.number().int(),
                 violations: z.array(ApiErrorIssue),
                 violations_omitted: ViolationsOmitted,
+                label: LabelField,
               }),
             ),
           )
-          .openapi({ description: 'The most recent violating requests, each with its violations.' }),
+          .openapi({ description: 'The most recent violating requests, each with its violations and the label it carried (the test that sent it).' }),
       }),
     ),
     receivers: outbound(z.strictObject({ quick_answer_ms: z.number().int(), findings: z.array(ReceiverFindings) })),
