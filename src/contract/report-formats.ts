@@ -157,17 +157,17 @@ function renderJunit(report: ContractReport, at: Date): string {
  * Suites of cases as JUnit XML (the Ant JUnit schema): one `<testsuite>` per suite, named `<title>: <suite>`,
  * a `<failure>` in each failed case. The contract report and the receiver check write their XML with it.
  */
-export function junitXml(suites: Array<{ suite: string; cases: Case[] }>, at: Date, title: string): string {
+export function junitXml(suites: Array<{ suite: string; cases: Case[]; classname?: string }>, at: Date, title: string): string {
   const timestamp = at.toISOString().slice(0, 19);
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>'];
-  suites.forEach(({ suite, cases }, id) => {
+  suites.forEach(({ suite, cases, classname = `bvs-mock.${suite.replace(/\s+/g, '-')}` }, id) => {
     const failures = cases.filter((item) => item.failure !== undefined).length;
     lines.push(
       `  <testsuite package="bvs-mock" id="${id}" name="${xml(`${title}: ${suite}`)}" timestamp="${timestamp}" hostname="localhost" tests="${cases.length}" failures="${failures}" errors="0" time="0">`,
       '    <properties/>',
     );
     for (const item of cases) {
-      const open = `    <testcase name="${xml(item.name)}" classname="bvs-mock.${xml(suite.replace(/\s+/g, '-'))}" time="0"`;
+      const open = `    <testcase name="${xml(item.name)}" classname="${xml(classname)}" time="0"`;
       if (item.failure === undefined) lines.push(`${open}/>`);
       else {
         lines.push(
@@ -203,8 +203,8 @@ export function renderMergedReport(reports: readonly NamedReport[], format: Repo
   if (format === 'junit')
     return junitXml(
       reports.flatMap(({ name, report, tests }) => [
-        ...(tests === undefined ? [] : [{ suite: `${name}: tests`, cases: testCases(report, tests) }]),
-        ...reportCases(report).map(({ suite, cases }) => ({ suite: `${name}: ${suite}`, cases })),
+        ...(tests === undefined ? [] : [{ suite: `${name}: tests`, cases: testCases(report, tests), classname: name }]),
+        ...reportCases(report).map(({ suite, cases }) => ({ suite: `${name}: ${suite}`, cases, classname: `bvs-mock.${suite.replace(/\s+/g, '-')}` })),
       ]),
       at,
       'bvs-mock contract',
