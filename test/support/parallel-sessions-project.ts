@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SCENARIOS } from '../../src/testing';
@@ -108,8 +109,53 @@ export function writeParallelProject(runner: 'jest' | 'vitest'): string {
   return dir;
 }
 
+/**
+ * Runs the project's suite once (the reports of the last run removed first) against the bvs-mock at `url`, as a CI job
+ * would: none of this jest's own variables; `env` added. Throws with the runner's output when it fails.
+ */
+export function runParallelSuite(dir: string, runner: 'jest' | 'vitest', url: string, env: Record<string, string> = {}): Promise<void> {
+  rmSync(join(dir, 'reports'), { recursive: true, force: true });
+  const args =
+    runner === 'jest'
+      ? [join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--maxWorkers=4']
+      : [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run'];
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(JEST_|VITEST|BVS_MOCK_|NODE_OPTIONS$)/.test(name)));
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      args,
+      { cwd: dir, env: { ...clean, CI: 'true', BVS_MOCK_URL: url, ...env }, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${runner} failed in ${dir}:\n${stdout}\n${stderr}`, { cause: error }));
+        else resolve();
+      },
+    );
+  });
+}
+
+/** What the merged JUnit report says of each file: its tests as cases (only the bad request failed), and its violations labelled with that test. */
+export function mergedReportByFile(dir: string, runner: 'jest' | 'vitest'): Array<{ tests: Array<[string, boolean]>; violationLabels: string[] }> {
+  const extension = runner === 'jest' ? 'test.js' : 'test.mjs';
+  const suites = junitCases(dir);
+  return Array.from({ length: FILES }, (_, index) => ({
+    tests: (suites.get(`bvs-mock contract: test/file-${index}.${extension}: tests`) ?? []).map(({ name, failed }): [string, boolean] => [
+      name.replace(/: .*$/, ''),
+      failed,
+    ]),
+    violationLabels: [
+      ...new Set((suites.get(`bvs-mock contract: test/file-${index}.${extension}: violations`) ?? []).map(({ name }) => name.split(': POST')[0]!)),
+    ],
+  }));
+}
+
+/** {@link mergedReportByFile} of a run that went as it should. */
+export const EXPECTED_BY_FILE = Array.from({ length: FILES }, () => ({
+  tests: TEST_TITLES.map((title, index): [string, boolean] => [title, index === 2]),
+  violationLabels: [TEST_TITLES[2]!],
+}));
+
 /** The test cases of the merged JUnit report, by suite name. */
-export function junitCases(dir: string): Map<string, Array<{ name: string; failed: boolean }>> {
+function junitCases(dir: string): Map<string, Array<{ name: string; failed: boolean }>> {
   const xml = readFileSync(join(dir, 'reports', 'bvs-mock.xml'), 'utf8');
   const suites = new Map<string, Array<{ name: string; failed: boolean }>>();
   for (const [, name, body] of xml.matchAll(/<testsuite\b[^>]*?\sname="([^"]*)"[^>]*>([\s\S]*?)<\/testsuite>/g)) {
