@@ -34,6 +34,6 @@ const PACKAGE = [
   'test/docker/dockerfile.test.ts',
 ];
 /** podman: the image built and run. */
-const CONTAINER = ['test/docker/container.test.ts', 'test/docker/ci-recipes.test.ts'];
+const CONTAINER = ['test/docker/container.test.ts', 'test/docker/ci-recipes.test.ts', 'test/docker/parallel-sessions.test.ts'];
 
 module.exports = { SYSTEM, PACKAGE, CONTAINER };
