@@ -5,7 +5,7 @@ import { idOf } from './ids';
 import { outbound } from './outbound';
 import { CutBySize, NextCursor } from './page-cursor';
 import { Timestamp } from './primitives';
-import { LABEL_HEADER, MAX_LABEL_CHARS } from './request-label';
+import { LabelField } from './label-field';
 import { z } from './zod';
 
 /**
@@ -20,13 +20,6 @@ const ViolationsOmitted = z
   .positive()
   .optional()
   .openapi({ description: 'How many more violations the request had than `violations` lists (at most 100 are kept); absent when it lists them all.' });
-
-/** A label in an answer: present only when the request carried one. */
-const LabelField = z
-  .string()
-  .max(MAX_LABEL_CHARS)
-  .optional()
-  .openapi({ description: `The label the request carried (header \`${LABEL_HEADER}\`; bvs-mock/testing sends the current test's name); absent when none.` });
 
 /** One API request as the journal records it (`GET /_mock/requests`). */
 export const JournalEntry = outbound(

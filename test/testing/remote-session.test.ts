@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type StartedServer } from '../../src/http';
 import { EntityValidation } from '../../src/schemas';
-import { connectBvsMock, SCENARIOS, startBvsMock, type RunningBvsMock } from '../../src/testing';
+import { connectBvsMock, SCENARIOS, startBvsMock, startWebhookReceiver, type RunningBvsMock } from '../../src/testing';
 import { freePort } from '../support/free-port';
 
 // startBvsMock({ url }) and BVS_MOCK_URL: a session of the test's own on a bvs-mock running elsewhere, with the same
@@ -74,6 +74,30 @@ test('BVS_MOCK_URL, BVS_MOCK_CA (a file) and the label: the session is named by 
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the delivery records of a validation created under a label show it; those of one created without a label show none', async () => {
+  const receiver = await startWebhookReceiver();
+  const bvs = await startBvsMock({ url: server.url, clock: 'instant' });
+  try {
+    await bvs.control.createEndpoint({ name: 'hooks', url: receiver.url });
+    const labelled = await createValidation(bvs);
+    // A label header of its own, empty: bvs.fetch leaves it as it is, and bvs-mock reads no label in it.
+    const headers = { authorization: `Bearer ${bvs.apiKey}`, 'content-type': 'application/json', 'x-bvs-mock-label': '' };
+    const body = JSON.stringify({ tin: SCENARIOS.happyNoPartners.tin, country: 'CL' });
+    const plain = EntityValidation.parse(await (await bvs.fetch(`${bvs.url}/api/v2/entity_validations`, { method: 'POST', headers, body })).json()).id;
+    await bvs.control.waitForSettled(labelled);
+    await bvs.control.waitForSettled(plain);
+    const records = await bvs.control.allEvents({ entity_validation_id: labelled });
+    expect(records.length).toBeGreaterThan(0);
+    expect(new Set(records.map((record) => record.label))).toEqual(new Set([expect.getState().currentTestName]));
+    const others = await bvs.control.allEvents({ entity_validation_id: plain });
+    expect(others.length).toBe(records.length);
+    expect(others.filter((record) => 'label' in record)).toEqual([]);
+  } finally {
+    await bvs.stop();
+    await receiver.close();
   }
 });
 
