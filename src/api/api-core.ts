@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ObservedRequest } from '../faults/client-observer';
 import { DELIVERY_ORIGIN_HEADER } from '../delivery/deliveries';
 import { listIssues, type Issue, type JournalEntry } from '../schemas';
+import { decodeLabel, LABEL_HEADER } from '../schemas/request-label';
 import { ApiProblem, problems } from './api-problem';
 import type { World } from '../world/world';
 import type { ServerSettings } from './server-settings';
@@ -205,6 +206,10 @@ export function createApiCore(server: ServerSettings, sessions: SessionDirectory
         violations: violations.issues,
         ...(violations.omitted > 0 ? { violations_omitted: violations.omitted } : {}),
       };
+      // Read only when sent: most requests carry no label.
+      const labelValue = request.headers[LABEL_HEADER];
+      const label = labelValue === undefined ? undefined : decodeLabel(labelValue);
+      if (label !== undefined) entry.label = label;
       if (server.onRequest !== undefined) {
         try {
           server.onRequest(entry, control);

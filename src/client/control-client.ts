@@ -1,6 +1,7 @@
 import { ControlApiError } from './control-api-error';
 import type { ControlAnswer, ControlInput, ControlOperationName } from './control-contract';
 import { CONTROL_PATHS } from './control-paths';
+import { encodeLabel, LABEL_HEADER } from '../schemas/request-label';
 
 /**
  * How to reach a bvs-mock's control API. The same in node and in a browser: requests go through the
@@ -18,6 +19,11 @@ export interface ControlConnection {
   session?: string;
   /** Sent as `organization_id` on every call whose own query does not name one; default: none (bvs-mock's default organization). */
   organizationId?: string;
+  /**
+   * The label of each call (header `x-bvs-mock-label`), asked at each call: bvs-mock/testing answers the current
+   * test's name. Undefined or empty: none.
+   */
+  label?: () => string | undefined;
   /** More options of every fetch: in node, the `dispatcher` that trusts bvs-mock's certificate (src/testing/trusting-dispatcher.ts). */
   fetchOptions?: Record<string, unknown>;
   /** Told of every refusal before it is thrown (the dashboard asks for the token on a 401). */
@@ -104,6 +110,8 @@ export function createControlClient(connection: ControlConnection = {}): Control
       headers['content-type'] = input.contentType ?? 'application/json';
     }
     if (connection.controlToken !== undefined && connection.controlToken !== '') headers.authorization = `Bearer ${connection.controlToken}`;
+    const label = connection.label?.();
+    if (label !== undefined && label !== '') headers[LABEL_HEADER] = encodeLabel(label);
     const call = `${method} ${path}`;
     try {
       const response = await globalThis.fetch(url, { method, headers, body, signal: input.signal, ...connection.fetchOptions } as RequestInit);

@@ -46,13 +46,14 @@ export function buildContractReport({ operations, journal, deliveries, emittedEv
     violations: {
       violating_requests: journal.violationCounts().requests,
       issues: journal.violationCounts().issues,
-      requests: violating.map(({ id, method, path, status, violations, violations_omitted }) => ({
+      requests: violating.map(({ id, method, path, status, violations, violations_omitted, label }) => ({
         id,
         method,
         path,
         status,
         violations,
         ...(violations_omitted === undefined ? {} : { violations_omitted }),
+        ...(label === undefined ? {} : { label }),
       })),
     },
     receivers: { quick_answer_ms: QUICK_ANSWER_MS, findings: deliveries.receiverFindings(QUICK_ANSWER_MS) },

@@ -2,4 +2,13 @@
 export { SCHEMA_CATALOG, SCHEMA_NAMES } from './schema-catalog';
 export { validatePayload, type PayloadCheck } from './validate-payload';
 export { buildContractReport, type ContractReport, type ContractReportSources } from './contract-report';
-export { REPORT_FORMATS, REPORT_MEDIA_TYPES, formatOfFile, renderReport, type Case, type ReportFormat } from './report-formats';
+export {
+  REPORT_FORMATS,
+  REPORT_MEDIA_TYPES,
+  formatOfFile,
+  renderMergedReport,
+  renderReport,
+  type Case,
+  type NamedReport,
+  type ReportFormat,
+} from './report-formats';

@@ -67,7 +67,7 @@ function reportCases(report: ContractReport): Array<{ suite: string; cases: Case
       suite: 'violations',
       cases: report.violations.requests.flatMap((request) => [
         ...request.violations.map((issue) => ({
-          name: `${request.method} ${request.path} (${request.id}): ${issue.path} ${issue.code}`,
+          name: `${request.label === undefined ? '' : `${request.label}: `}${request.method} ${request.path} (${request.id}): ${issue.path} ${issue.code}`,
           failure: {
             message: `${issue.path}: ${issue.message}`,
             type: issue.code,
@@ -79,7 +79,7 @@ function reportCases(report: ContractReport): Array<{ suite: string; cases: Case
           ? []
           : [
               {
-                name: `${request.method} ${request.path} (${request.id}): ${request.violations_omitted} more violations`,
+                name: `${request.label === undefined ? '' : `${request.label}: `}${request.method} ${request.path} (${request.id}): ${request.violations_omitted} more violations`,
                 failure: {
                   message: `${request.violations_omitted} more violations than the ${request.violations.length} listed`,
                   type: 'violations_omitted',
@@ -157,17 +157,17 @@ function renderJunit(report: ContractReport, at: Date): string {
  * Suites of cases as JUnit XML (the Ant JUnit schema): one `<testsuite>` per suite, named `<title>: <suite>`,
  * a `<failure>` in each failed case. The contract report and the receiver check write their XML with it.
  */
-export function junitXml(suites: Array<{ suite: string; cases: Case[] }>, at: Date, title: string): string {
+export function junitXml(suites: Array<{ suite: string; cases: Case[]; classname?: string }>, at: Date, title: string): string {
   const timestamp = at.toISOString().slice(0, 19);
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>'];
-  suites.forEach(({ suite, cases }, id) => {
+  suites.forEach(({ suite, cases, classname = `bvs-mock.${suite.replace(/\s+/g, '-')}` }, id) => {
     const failures = cases.filter((item) => item.failure !== undefined).length;
     lines.push(
       `  <testsuite package="bvs-mock" id="${id}" name="${xml(`${title}: ${suite}`)}" timestamp="${timestamp}" hostname="localhost" tests="${cases.length}" failures="${failures}" errors="0" time="0">`,
       '    <properties/>',
     );
     for (const item of cases) {
-      const open = `    <testcase name="${xml(item.name)}" classname="bvs-mock.${xml(suite.replace(/\s+/g, '-'))}" time="0"`;
+      const open = `    <testcase name="${xml(item.name)}" classname="${xml(classname)}" time="0"`;
       if (item.failure === undefined) lines.push(`${open}/>`);
       else {
         lines.push(
@@ -181,6 +181,56 @@ export function junitXml(suites: Array<{ suite: string; cases: Case[] }>, at: Da
   });
   lines.push('</testsuites>', '');
   return lines.join('\n');
+}
+
+/** One contract report among several: a test file's session, named by the file, and the tests the runner ran in it. */
+export interface NamedReport {
+  /** The test file, relative to the project (or what else names where the report came from). */
+  name: string;
+  report: ContractReport;
+  /** The tests of the file as the runner named them (the labels their requests carried); none when unknown. */
+  tests?: readonly string[];
+}
+
+/**
+ * Several contract reports as one text in `format` (the suite reporters of bvs-mock/testing): JUnit with each
+ * report's suites named `<name>: <suite>` and, when its tests are known, a suite `<name>: tests` with one case per
+ * test, failed when requests carrying its label broke the contract; Markdown with one section per report; JSON
+ * `{ reports: [{ name, tests, report }] }`.
+ */
+export function renderMergedReport(reports: readonly NamedReport[], format: ReportFormat, at: Date): string {
+  if (format === 'json') return `${JSON.stringify({ reports: reports.map(({ name, tests, report }) => ({ name, tests: tests ?? [], report })) }, null, 2)}\n`;
+  if (format === 'junit')
+    return junitXml(
+      reports.flatMap(({ name, report, tests }) => [
+        ...(tests === undefined ? [] : [{ suite: `${name}: tests`, cases: testCases(report, tests), classname: name }]),
+        ...reportCases(report).map(({ suite, cases }) => ({ suite: `${name}: ${suite}`, cases, classname: `bvs-mock.${suite.replace(/\s+/g, '-')}` })),
+      ]),
+      at,
+      'bvs-mock contract',
+    );
+  const sections = reports.map(({ name, report }) =>
+    renderMarkdown(report, at)
+      .replace(/^# bvs-mock contract report$/m, `# ${md(name)}`)
+      .replace(/^(#+) /gm, '#$1 '),
+  );
+  const total = reports.length;
+  return [`# bvs-mock contract report`, '', `${total} report${total === 1 ? '' : 's'}, made ${at.toISOString()}.`, '', ...sections].join('\n');
+}
+
+/** One case per test: failed when requests that carried its name as their label broke the contract. */
+function testCases(report: ContractReport, tests: readonly string[]): Case[] {
+  return tests.map((test) => {
+    const requests = report.violations.requests.filter((request) => request.label === test);
+    if (requests.length === 0) return { name: `${test}: no contract violation` };
+    const lines = requests.flatMap((request) =>
+      request.violations.map((issue) => `${request.method} ${request.path} (${request.id}) answered ${request.status}: ${issue.path}: ${issue.message}`),
+    );
+    return {
+      name: `${test}: ${requests.length} request${requests.length === 1 ? '' : 's'} with contract violations`,
+      failure: { message: lines[0] ?? `${requests.length} requests with violations`, type: 'contract_violation', details: lines.join('\n') },
+    };
+  });
 }
 
 function renderMarkdown(report: ContractReport, at: Date): string {

@@ -83,6 +83,8 @@ export interface DeliveriesOptions {
   tolerance?: (event: EngineEvent) => boolean;
   /** The seed tolerance mode draws its choices from. */
   seed?: number;
+  /** The label of the request that created a validation (its records show it); default none. */
+  labelOf?: (validationId: string) => string | undefined;
 }
 
 /**
@@ -144,8 +146,9 @@ export class Deliveries {
     const faults = this.options.faults.forDelivery(event);
     const tolerant = faults.tolerance || (this.options.tolerance?.(event) ?? false);
     const body = JSON.stringify(tolerant ? tolerantBody(event.body, this.options.seed ?? 1, event.sequence) : event.body);
+    const label = this.options.labelOf?.(event.validationId);
     for (const { target, enabled } of targets) {
-      const { record, backlog } = this.log.create({ id: ids.next('evt'), event, target, body, createdAt: clock.iso() });
+      const { record, backlog } = this.log.create({ id: ids.next('evt'), event, target, body, createdAt: clock.iso(), label });
       if (!enabled) {
         // A disabled endpoint receives nothing: the delivery fails at once, without retry (spec §6, §7.3).
         this.log.end(record, { status: 'failed', reason: 'endpoint_disabled' });

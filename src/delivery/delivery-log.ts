@@ -55,6 +55,8 @@ export interface NewDelivery {
   target: DeliveryTarget;
   body: string;
   createdAt: string;
+  /** The label of the request that created its validation, if it had one. */
+  label?: string;
 }
 
 /**
@@ -101,6 +103,7 @@ export class DeliveryLog {
       retryTimer: null,
       running: 0,
     };
+    if (delivery.label !== undefined) record.label = delivery.label;
     this.records.set(record.id, record);
     const backlog = this.pendingByLane.get(lane) ?? 0;
     this.pendingByLane.set(lane, backlog + 1);

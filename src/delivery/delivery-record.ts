@@ -26,6 +26,8 @@ export interface DeliveryRecord {
   /** Simulated epoch ms of the next scheduled attempt, or null. */
   nextAttemptAt: number | null;
   attempts: DeliveryAttempt[];
+  /** The label of the request that created its validation, if it had one. */
+  label?: string;
   /** The body as sent: serialized once, so every attempt sends the same bytes (and kept only once). */
   body: string;
   /** Deliveries with the same key keep their order (same target, same validation). */
@@ -55,6 +57,7 @@ export function renderDelivery(record: DeliveryRecord): DeliveryEvent {
     next_attempt_at: record.nextAttemptAt === null ? null : new Date(record.nextAttemptAt).toISOString(),
     attempts: record.attempts.map((attempt) => ({ ...attempt })),
     payload: JSON.parse(record.body) as Record<string, unknown>,
+    ...(record.label === undefined ? {} : { label: record.label }),
   };
 }
 

@@ -39,4 +39,6 @@ export interface CreateValidationInput {
   request: EntityValidationCreateFields;
   /** A scenario chosen by name (the `X-Mock-Scenario` header), instead of by TIN. */
   scenarioName?: string;
+  /** The label the creating request carried (`x-bvs-mock-label`): the delivery records of its tree show it. */
+  label?: string;
 }

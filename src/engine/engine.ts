@@ -93,6 +93,11 @@ export class Engine {
     return this.trees.scenarioOf(validationId);
   }
 
+  /** The label of the request that created a main validation, while it is kept; undefined when it had none. */
+  labelOf(validationId: string): string | undefined {
+    return this.trees.labelOf(validationId);
+  }
+
   /** The state of one organization (created empty on first use). */
   organization(organizationId: string): OrganizationState {
     return this.trees.organization(organizationId);
@@ -135,7 +140,7 @@ export class Engine {
       });
       this.trees.addFlow(flow);
     }
-    this.trees.addRoot(root.id, state.id, scenario);
+    this.trees.addRoot(root.id, state.id, scenario, input.label);
     const created = renderValidation(state, root);
     this.trees.enforceRetention();
     return done(created);

@@ -28,6 +28,8 @@ export class TreeStore {
   /** Plays by main batch id, and scenarios by main validation id (for revalidations). */
   private readonly plays = new Map<string, TreePlay>();
   private readonly scenarios = new Map<string, Scenario>();
+  /** The label of the request that created each main validation that had one (docs/design.md, "Sessions"). */
+  private readonly labels = new Map<string, string>();
   private readonly flows = new Map<string, InformationRequestFlow>();
   /** Main validations, oldest first, with their organization: the order of eviction. */
   private readonly roots = new InsertionOrder<string>();
@@ -88,11 +90,17 @@ export class TreeStore {
   }
 
   /** Keeps a main validation created through the API, with the scenario its tree plays, as the newest. */
-  addRoot(rootId: string, organizationId: string, scenario: Scenario): void {
+  addRoot(rootId: string, organizationId: string, scenario: Scenario, label?: string): void {
     this.scenarios.set(rootId, scenario);
+    if (label !== undefined) this.labels.set(rootId, label);
     this.roots.set(rootId, organizationId);
     this.created += 1;
     this.ordinals.set(rootId, this.created);
+  }
+
+  /** The label of the request that created a main validation, while its tree is kept; undefined when it had none. */
+  labelOf(rootId: string): string | undefined {
+    return this.labels.get(rootId);
   }
 
   /** The scenario a validation created through the API plays, while its tree is kept. */
@@ -155,6 +163,7 @@ export class TreeStore {
       this.flows.delete(id);
     }
     this.scenarios.delete(rootId);
+    this.labels.delete(rootId);
     const tree = evictTree(state, root);
     this.evictedValidations += 1;
     // Validations and information requests (whose recipient page is public) say "evicted"; batches and runs are plain not found.
@@ -256,6 +265,7 @@ export class TreeStore {
     this.organizations.clear();
     this.plays.clear();
     this.scenarios.clear();
+    this.labels.clear();
     this.flows.clear();
     this.roots.clear();
     this.ordinals.clear();

@@ -2,6 +2,7 @@ import { EventTypeName } from './event-types';
 import { idOf } from './ids';
 import { outbound } from './outbound';
 import { HttpUrl, Timestamp } from './primitives';
+import { LabelField } from './label-field';
 import { WebhookAuthType } from './webhook-endpoint';
 import { z } from './zod';
 
@@ -68,6 +69,10 @@ export const DeliveryEvent = outbound(
     attempts: z.array(DeliveryAttempt),
     /** The body sent (the event envelope), exactly as delivered. */
     payload: z.record(z.string(), z.unknown()),
+    label: LabelField.openapi({
+      description:
+        "The label the request that created its validation carried (header `x-bvs-mock-label`; bvs-mock/testing sends the current test's name); absent when none.",
+    }),
   }),
   'DeliveryEvent',
 );

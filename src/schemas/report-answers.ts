@@ -5,6 +5,7 @@ import { idOf } from './ids';
 import { outbound } from './outbound';
 import { CutBySize, NextCursor } from './page-cursor';
 import { Timestamp } from './primitives';
+import { LabelField } from './label-field';
 import { z } from './zod';
 
 /**
@@ -36,6 +37,7 @@ export const JournalEntry = outbound(
         'Contract violations found in the request, answered or tolerated, at their JSON paths: at most 100, each path and message at most 1,000 characters (docs/fidelity.md row 96).',
     }),
     violations_omitted: ViolationsOmitted,
+    label: LabelField,
   }),
   'JournalEntry',
 );
@@ -114,10 +116,11 @@ export const ContractReport = outbound(
                 status: z.number().int(),
                 violations: z.array(ApiErrorIssue),
                 violations_omitted: ViolationsOmitted,
+                label: LabelField,
               }),
             ),
           )
-          .openapi({ description: 'The most recent violating requests, each with its violations.' }),
+          .openapi({ description: 'The most recent violating requests, each with its violations and the label it carried (the test that sent it).' }),
       }),
     ),
     receivers: outbound(z.strictObject({ quick_answer_ms: z.number().int(), findings: z.array(ReceiverFindings) })),

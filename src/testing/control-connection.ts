@@ -1,4 +1,5 @@
 import { createControlClient, type ControlClient } from '../client/control-client';
+import { currentTestName } from './current-test';
 import { trustingFetchOptions } from './trusting-dispatcher';
 
 /** How to reach a bvs-mock and prove the right to its control API. */
@@ -13,6 +14,11 @@ export interface ControlClientOptions {
   organizationId?: string;
   /** The session control calls act on (`/_mock/sessions/{id}/…`); default: the default session. */
   session?: string;
+  /**
+   * The label of each call (header `x-bvs-mock-label`), asked at each call; default: the current jest or vitest
+   * test's name (none outside a test). `false`: no label.
+   */
+  label?: (() => string | undefined) | false;
 }
 
 /**
@@ -25,6 +31,7 @@ export function typedClientFor(options: ControlClientOptions): ControlClient {
     url: options.url,
     controlToken: options.controlToken,
     session: options.session,
+    label: options.label === false ? undefined : (options.label ?? currentTestName),
     fetchOptions: https ? trustingFetchOptions(options.ca) : undefined,
   });
 }

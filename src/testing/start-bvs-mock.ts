@@ -1,6 +1,8 @@
 // From the module itself, not the http index: bvs-mock/testing's types must not reach msw's (CommonJS consumers).
 import type { ServerOptions } from '../http/start-server';
 import { BvsMockControl } from './control-client';
+import { currentTest } from './current-test';
+import { labelledFetch, REMOTE_ENV, saveReport, startSession } from './remote-bvs-mock';
 import { trustingFetchOptions } from './trusting-dispatcher';
 
 /** Options of {@link startBvsMock}: the server's options, and how it is reached. */
@@ -15,6 +17,20 @@ export type StartBvsMockOptions = Omit<ServerOptions, 'port'> & {
   baseUrl?: string;
   /** Server: the port; default any free one. */
   port?: number;
+  /**
+   * A bvs-mock already running (a process, a container; default: `BVS_MOCK_URL` when neither `url` nor `transport`
+   * is given): a session of this test's own is made on it (`POST /_mock/sessions`) with the options a session takes
+   * (the clock's, `seed`, `config`'s organizations, `scenarioDirs` read here and sent, `strict`, `tolerance`,
+   * `label`); an option of the server's start is refused, naming it. `stop()` ends the session.
+   */
+  url?: string;
+  /**
+   * With `url`: the certificate (PEM text or a PEM file's path) to trust; default `BVS_MOCK_CA`, else the one the
+   * instance serves at `GET /_mock/certificate`, fetched once and pinned (trust on first use).
+   */
+  ca?: string;
+  /** With `url`: the session's label (the dashboard and `GET /_mock/sessions` show it); default the test file and test. */
+  label?: string;
 };
 
 /** A running bvs-mock for a test, the same for both transports. */
@@ -33,7 +49,10 @@ export interface RunningBvsMock {
   fetch: (input: string | URL, init?: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array | URLSearchParams }) => Promise<Response>;
   /** The control API, typed. */
   control: BvsMockControl;
-  /** Stops it: the server closes (or msw stops intercepting) and the clock's timers end. */
+  /**
+   * Stops it: the server closes (or msw stops intercepting) and the clock's timers end; on a running instance, the
+   * session ends. First, when a suite reporter runs (`BVS_MOCK_REPORT_DIR`), its contract report is written for it.
+   */
   stop(): Promise<void>;
 }
 
@@ -48,7 +67,16 @@ export interface RunningBvsMock {
  * await bvs.stop();
  */
 export async function startBvsMock(options: StartBvsMockOptions = {}): Promise<RunningBvsMock> {
-  const { transport = 'server', baseUrl = 'https://bvs.test', ...rest } = options;
+  const fromEnvironment = options.url === undefined && options.transport === undefined ? process.env[REMOTE_ENV.url]?.trim() || undefined : undefined;
+  if (options.url !== undefined || fromEnvironment !== undefined) {
+    if (options.transport !== undefined)
+      throw new Error('bvs-mock: url and transport exclude each other: url makes a session on a running bvs-mock, transport starts one here');
+    return startSession(options.url ?? fromEnvironment!, options, options.url === undefined ? REMOTE_ENV.url : 'the url option');
+  }
+  if (options.ca !== undefined)
+    throw new Error('bvs-mock: the ca option is for a running bvs-mock (url or BVS_MOCK_URL); a bvs-mock started here gives its own certificate');
+  const { transport = 'server', baseUrl = 'https://bvs.test', label, url: _url, ca: _ca, ...rest } = options;
+  const testFile = currentTest().file;
   // Loaded here, so importing bvs-mock/testing loads neither the server nor msw.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const http = require('../http') as typeof import('../http');
@@ -63,29 +91,39 @@ export async function startBvsMock(options: StartBvsMockOptions = {}): Promise<R
     const server = msw.setupServer(...handlersWith(msw.http, mock.core, { baseUrl, inProcess: true }));
     server.listen({ onUnhandledRequest: 'bypass' });
     const url = baseUrl.replace(/\/+$/, '');
+    const control = new BvsMockControl({ url, controlToken: rest.controlToken });
     return {
       ...credentials(http.mockParts(mock).world.registry),
       url,
       certificate: null,
-      fetch: (input, init) => fetch(input, init as RequestInit),
-      control: new BvsMockControl({ url, controlToken: rest.controlToken }),
+      fetch: labelledFetch(undefined),
+      control,
       async stop() {
-        server.close();
-        mock.dispose();
+        try {
+          await saveReport(control, testFile, label ?? null);
+        } finally {
+          server.close();
+          mock.dispose();
+        }
       },
     };
   }
   const server = await http.startServer({ ...rest, port: rest.port ?? 0 });
   const trusting = trustingFetch(server.certificate);
+  const control = new BvsMockControl({ url: server.url, controlToken: rest.controlToken, ca: server.certificate ?? undefined });
   return {
     ...credentials(http.mockParts(server).world.registry),
     url: server.url,
     certificate: server.certificate,
     fetch: trusting.fetch,
-    control: new BvsMockControl({ url: server.url, controlToken: rest.controlToken, ca: server.certificate ?? undefined }),
+    control,
     async stop() {
-      await trusting.close();
-      await server.close();
+      try {
+        await saveReport(control, testFile, label ?? null);
+      } finally {
+        await trusting.close();
+        await server.close();
+      }
     },
   };
 }
@@ -104,7 +142,7 @@ function credentials(registry: import('../config').OrganizationRegistry): Pick<R
 function trustingFetch(certificate: string | null): { fetch: RunningBvsMock['fetch']; close(): Promise<void> } {
   const options = trustingFetchOptions(certificate ?? undefined);
   return {
-    fetch: (input, init) => fetch(input, { ...(init as RequestInit), ...options } as RequestInit),
+    fetch: labelledFetch(options),
     close: async () => {
       await options?.dispatcher.close();
     },

@@ -207,6 +207,7 @@ export function createWorld(options: WorldOptions): World {
     onError: (error) => options.logError('delivery', error),
     seed,
     tolerance: (event) => options.tolerance === true || engine.scenarioFor(event.validationId)?.tolerance === true,
+    labelOf: (validationId) => engine.labelOf(validationId),
   });
   // Both read what they need during the emission, so an event no receiver gets is never rendered.
   engine.subscribe((event) => deliveries.accept(event), { readsBodyAtOnce: true });

@@ -48,6 +48,25 @@ test('another test file, in another worker, reaches the same bvs-mock', async ()
 });
 `;
 
+const SESSION_TEST = `import { SCENARIOS, startBvsMock } from 'bvs-mock/testing';
+
+test('startBvsMock() in a test file makes a session of its own on the global bvs-mock, through BVS_MOCK_URL', async () => {
+  const bvs = await startBvsMock({ clock: 'manual' });
+  try {
+    expect(bvs.url).toBe(process.env.BVS_MOCK_URL);
+    expect(bvs.apiKey).toMatch(/^bvs_key_/);
+    const { tin, country } = SCENARIOS.happyNoPartners;
+    const headers = { authorization: \`Bearer \${bvs.apiKey}\`, 'content-type': 'application/json' };
+    const created = await bvs.fetch(\`\${bvs.url}/api/v2/entity_validations\`, { method: 'POST', headers, body: JSON.stringify({ tin, country }) });
+    expect(created.status).toBe(201);
+    expect((await bvs.control.run()).settled).toBe(true);
+    expect((await bvs.control.requests()).requests.map((entry) => entry.label)).toEqual([expect.getState().currentTestName]);
+  } finally {
+    await bvs.stop();
+  }
+});
+`;
+
 function refused(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
@@ -59,16 +78,17 @@ function refused(url: string): Promise<boolean> {
   });
 }
 
-test('examples/ci/jest-global-setup.ts starts one bvs-mock for the run, both test files use it, and the teardown stops it', async () => {
+test('examples/ci/jest-global-setup.ts starts one bvs-mock for the run, every test file uses it (one in a session of its own, in the merged report), and the teardown stops it', async () => {
   const dir = join(packed.work, 'jest-global-setup');
   mkdirSync(join(dir, 'ci'), { recursive: true });
   mkdirSync(join(dir, 'test'));
   for (const file of ['jest-global-setup.ts', 'jest-global-teardown.ts']) copyFileSync(join(ROOT, 'examples', 'ci', file), join(dir, 'ci', file));
   writeFileSync(join(dir, 'test', 'validation.test.ts'), VALIDATION_TEST);
   writeFileSync(join(dir, 'test', 'health.test.ts'), HEALTH_TEST);
+  writeFileSync(join(dir, 'test', 'session.test.ts'), SESSION_TEST);
   writeFileSync(
     join(dir, 'jest.config.js'),
-    "module.exports = {\n  preset: 'ts-jest',\n  testEnvironment: 'node',\n  globalSetup: './ci/jest-global-setup.ts',\n  globalTeardown: './ci/jest-global-teardown.ts',\n};\n",
+    "module.exports = {\n  preset: 'ts-jest',\n  testEnvironment: 'node',\n  globalSetup: './ci/jest-global-setup.ts',\n  globalTeardown: './ci/jest-global-teardown.ts',\n  reporters: ['default', ['bvs-mock/testing/jest-reporter', { junit: 'reports/bvs-mock.xml', markdown: false, json: false }]],\n};\n",
   );
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'jest-global-setup', version: '1.0.0', private: true, scripts: { test: 'jest' } }, null, 2));
   await runAsync(
@@ -81,4 +101,10 @@ test('examples/ci/jest-global-setup.ts starts one bvs-mock for the run, both tes
   const url = readFileSync(join(dir, 'bvs-url.txt'), 'utf8');
   expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
   expect(await refused(url)).toBe(true);
+  // The session's report, merged by the reporter: the file's test is a case, passed.
+  const junit = readFileSync(join(dir, 'reports', 'bvs-mock.xml'), 'utf8');
+  expect(junit).toContain('name="bvs-mock contract: test/session.test.ts: tests"');
+  expect(junit).toMatch(
+    /<testcase name="startBvsMock\(\) in a test file makes a session [^"]*: no contract violation" classname="test\/session\.test\.ts" time="0"\/>/,
+  );
 });

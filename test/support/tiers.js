@@ -7,6 +7,7 @@ const SYSTEM = [
   'test/cli/control-token-cli.test.ts',
   'test/cli/large-scenario-file.test.ts',
   'test/cli/non-regular-input-files.test.ts',
+  'test/cli/parallel-sessions.test.ts',
   'test/cli/start-time.test.ts',
   'test/cli/state-file.test.ts',
   'test/cli/validate-hostile-input.test.ts',
@@ -35,6 +36,6 @@ const PACKAGE = [
   'test/docker/dockerfile.test.ts',
 ];
 /** podman: the image built and run. */
-const CONTAINER = ['test/docker/container.test.ts', 'test/docker/ci-recipes.test.ts'];
+const CONTAINER = ['test/docker/container.test.ts', 'test/docker/ci-recipes.test.ts', 'test/docker/parallel-sessions.test.ts'];
 
 module.exports = { SYSTEM, PACKAGE, CONTAINER };

@@ -12,6 +12,7 @@ import {
   z,
   type EntityValidationCreateFields,
 } from '../../schemas';
+import { decodeLabel, LABEL_HEADER } from '../../schemas/request-label';
 import { problems } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { checkBody } from '../read-body';
@@ -68,6 +69,7 @@ export const apiRoutes: Route[] = [
         organizationId: context.organizationId,
         request: fields,
         scenarioName: scenarioName?.trim() || undefined,
+        label: decodeLabel(context.request.headers[LABEL_HEADER]),
       });
       if (!result.ok) throw problems.unknownScenario(result.message);
       return jsonResponse(201, result.value, { location: `/api/v2/entity_validations/${result.value.id}` });
