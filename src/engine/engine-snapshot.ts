@@ -36,6 +36,8 @@ export interface TreeStoreSnapshot {
   evicted_validations: number;
   /** The scenario each main validation plays. */
   scenarios: Array<[string, Scenario]>;
+  /** The label of the request that created a main validation, where it had one (its delivery records show it). */
+  labels?: Array<[string, string]>;
   plays: Array<TreePlaySnapshot & { organization: string }>;
   /** Information request flows: the request's id and organization (the record is the organization's). */
   flows: Array<{ id: string; organization: string }>;

@@ -232,6 +232,7 @@ export class TreeStore {
       tombstones: ordered(this.tombstones),
       evicted_validations: this.evictedValidations,
       scenarios: [...this.scenarios],
+      labels: [...this.labels],
       plays: [...this.plays.values()].map((play) => ({ ...play.snapshot(), organization: play.organizationId })),
       flows: [...this.flows.values()].map((flow) => ({ id: flow.record.id, organization: flow.organizationId })),
     };
@@ -253,6 +254,7 @@ export class TreeStore {
     for (const [id, ordinal] of pairs(snapshot.ordinals, 'engine.trees.ordinals')) this.ordinals.set(id, ordinal);
     for (const [id, organization] of pairs(snapshot.tombstones, 'engine.trees.tombstones')) this.tombstones.set(id, organization);
     for (const [id, scenario] of pairs(snapshot.scenarios, 'engine.trees.scenarios')) this.scenarios.set(id, scenario);
+    for (const [id, label] of pairs(snapshot.labels ?? [], 'engine.trees.labels')) this.labels.set(id, label);
     this.created = snapshot.created;
     this.evictedValidations = snapshot.evicted_validations;
     if (!Array.isArray(snapshot.plays) || !Array.isArray(snapshot.flows)) throw new Error('engine.trees.plays and engine.trees.flows must be lists');

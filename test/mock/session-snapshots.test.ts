@@ -93,3 +93,22 @@ test('a snapshot larger than the 1 MiB body limit is still taken back by POST /_
   const scenario = await t.call('/_mock/scenarios', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"name":"x","pad":${text}}` });
   expectApiError(scenario, 413, 'payload_too_large');
 });
+
+test('the label a validation was created under survives the snapshot: the restored delivery records still show it', async () => {
+  const original = await session({ clock: { mode: 'manual' } });
+  const endpoint = await t.json('POST', `${original.control_base}/webhook_endpoints`, { name: 'closed', url: 'https://127.0.0.1:9/hooks' });
+  expect(endpoint.status).toBe(201);
+  const created = await t.json(
+    'POST',
+    '/api/v2/entity_validations',
+    { tin: HAPPY_PARTNERS, country: 'CL' },
+    { authorization: `Bearer ${keyOf(original)}`, 'x-bvs-mock-label': 'files - labelled test' },
+  );
+  expect(created.status).toBe(201);
+  const snapshot = (await t.call(`${original.control_base}/snapshot`)).json();
+  const restored = await session({ snapshot });
+  await t.json('POST', `${restored.control_base}/clock/advance`, { seconds: 30 });
+  const events = (await t.call(`${restored.control_base}/events`)).json<{ events: Array<{ label?: string }> }>().events;
+  expect(events.length).toBeGreaterThan(0);
+  expect(events.every((event) => event.label === 'files - labelled test')).toBe(true);
+});
