@@ -13,11 +13,11 @@ const EVENTS_PAGE_SIZE = 50;
 type EventQuery = ControlQuery<'control.events.list'>;
 
 /** The filters a link may carry (`#/events?status=failed&type=...`). */
-export type EventFilters = Partial<Record<'type' | 'status' | 'validation' | 'endpoint' | 'cursor' | 'event', string>>;
+export type EventFilters = Partial<Record<'type' | 'status' | 'validation' | 'endpoint' | 'label' | 'cursor' | 'event', string>>;
 
 /**
- * The delivery history (spec §5.5, §6 Retries): newest first, filtered by type, status, validation and
- * endpoint, a page at a time; a record opens with every attempt and the envelope sent, and can be redelivered.
+ * The delivery history (spec §5.5, §6 Retries): newest first, filtered by type, status, validation,
+ * endpoint and label (the test that created the validation, on a shared instance), a page at a time; a record opens with every attempt and the envelope sent, and can be redelivered.
  */
 export function EventsView({ filters }: { filters: EventFilters }) {
   const control = useControl();
@@ -29,6 +29,7 @@ export function EventsView({ filters }: { filters: EventFilters }) {
     status: filters.status as EventQuery['status'],
     entity_validation_id: filters.validation,
     endpoint_id: filters.endpoint,
+    label: filters.label,
     cursor: filters.cursor,
   };
   const page = useLoad(() => control.call('control.events.list', { query }), JSON.stringify(query));
@@ -75,6 +76,12 @@ export function EventsView({ filters }: { filters: EventFilters }) {
               placeholder="evl_… validation"
               value={filters.validation ?? ''}
               onChange={(event) => set({ validation: event.currentTarget.value.trim() })}
+            />
+            <input
+              aria-label="Label"
+              placeholder="label (test name)"
+              value={filters.label ?? ''}
+              onChange={(event) => set({ label: event.currentTarget.value.trim() || undefined })}
             />
           </div>
           <ErrorNote error={page.error} />

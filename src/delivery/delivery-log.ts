@@ -15,6 +15,8 @@ export interface DeliveryFilter {
   resourceId?: string;
   endpointId?: string;
   validationId?: string;
+  /** Only the records of validations created under this label (`x-bvs-mock-label`). */
+  label?: string;
   /** Only records after this one (the cursor of the previous page); with `newestFirst`, only records before it. */
   after?: number;
   /** Newest first instead of oldest first (the dashboard shows the latest deliveries on top). */
@@ -183,6 +185,7 @@ export class DeliveryLog {
       if (filter.resourceId !== undefined && record.resourceId !== filter.resourceId) continue;
       if (filter.endpointId !== undefined && record.target.endpointId !== filter.endpointId) continue;
       if (filter.validationId !== undefined && record.validationId !== filter.validationId) continue;
+      if (filter.label !== undefined && record.label !== filter.label) continue;
       if (out.length === limit) return { events: out, next: last };
       const event = renderDelivery(record);
       if (filter.fits?.(event) === false) return { events: out, next: last };

@@ -121,6 +121,10 @@ export const DeliveryEventQuery = z.object({
   resource_id: z.string().optional(),
   endpoint_id: z.string().optional(),
   entity_validation_id: z.string().optional(),
+  label: z
+    .string()
+    .optional()
+    .openapi({ description: 'Only the records of validations created under this label (`x-bvs-mock-label`, the test that made them).' }),
   order: z.enum(['oldest', 'newest']).optional().openapi({ description: 'oldest first (default), or newest first; a cursor keeps the order it was given in.' }),
   ...pageQuery,
 });

@@ -57,6 +57,8 @@ export interface EventQuery {
   resource_id?: string;
   endpoint_id?: string;
   entity_validation_id?: string;
+  /** Only the records of validations created under this label (the test that made them, `x-bvs-mock-label`). */
+  label?: string;
   /** `newest` for the latest first; the default is oldest first. */
   order?: 'oldest' | 'newest';
   limit?: number;

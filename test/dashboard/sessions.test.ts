@@ -141,4 +141,33 @@ describeInBrowser('the dashboard with sessions', () => {
       await t.close();
     }
   }, 60_000);
+
+  test('the events view filters by label: only the deliveries of the validations one test created', async () => {
+    const t = await startTestServer();
+    const page = await browser.newPage({ ignoreHTTPSErrors: true });
+    try {
+      await t.control.call('control.webhook_endpoints.create', { body: { name: 'closed', url: 'https://127.0.0.1:9/hooks' } });
+      for (const label of ['suite-a - first', 'suite-b - second'])
+        await t.json(
+          'POST',
+          '/api/v2/entity_validations',
+          { tin: HAPPY_NO_PARTNERS, country: 'CL' },
+          { authorization: 'Bearer test_key_default', 'x-bvs-mock-label': label },
+        );
+      await t.advance(30);
+      const ofA = (await t.control.call('control.events.list', { query: { label: 'suite-a - first' } })).events.map((event) => event.id);
+      expect(ofA.length).toBeGreaterThan(0);
+      await page.goto(`${t.server.url}/_mock/#/events`);
+      await page.locator('[data-event]').first().waitFor();
+      await page.getByLabel('Label').fill('suite-a - first');
+      await page.getByLabel('Label').press('Enter');
+      await page.waitForURL(/label=suite-a/);
+      await page.waitForFunction(`document.querySelectorAll('[data-event]').length === ${ofA.length}`);
+      const shown = await page.locator('[data-event]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-event')));
+      expect(shown.sort()).toEqual([...ofA].sort());
+    } finally {
+      await page.close();
+      await t.close();
+    }
+  }, 60_000);
 });

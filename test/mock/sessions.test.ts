@@ -320,3 +320,19 @@ test("ending a session ends its change stream's readers, so none is left holding
     stream.close();
   }
 });
+
+test('GET /_mock/events?label= keeps the delivery records of the validations one test (label) created', async () => {
+  const t = await serve({ clock: 'manual' });
+  expect((await t.json('POST', '/_mock/webhook_endpoints', { name: 'closed', url: 'https://127.0.0.1:9/hooks' })).status).toBe(201);
+  for (const label of ['suite-a - first', 'suite-b - second'])
+    await t.json('POST', '/api/v2/entity_validations', { tin: HAPPY_NO_PARTNERS, country: 'CL' }, { ...bearer(DEFAULT_API_KEY), 'x-bvs-mock-label': label });
+  await t.json('POST', '/_mock/clock/advance', { seconds: 30 });
+  const labels = async (query: string) =>
+    (await t.call(`/_mock/events${query}`)).json<{ events: Array<{ label?: string }> }>().events.map((event) => event.label);
+  const all = await labels('');
+  expect(new Set(all)).toEqual(new Set(['suite-a - first', 'suite-b - second']));
+  const first = await labels(`?label=${encodeURIComponent('suite-a - first')}`);
+  expect(first.length).toBeGreaterThan(0);
+  expect(first.length).toBeLessThan(all.length);
+  expect(new Set(first)).toEqual(new Set(['suite-a - first']));
+});

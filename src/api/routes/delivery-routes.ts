@@ -191,6 +191,7 @@ export const deliveryRoutes = [
         resourceId: value('resource_id'),
         endpointId: value('endpoint_id'),
         validationId: value('entity_validation_id'),
+        label: value('label'),
         after: page.after,
         limit: page.limit,
         fits: budget.fits,
