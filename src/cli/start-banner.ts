@@ -97,6 +97,12 @@ export function startBanner(input: BannerInput): string {
   // Says that it is locked and how to unlock it, never the token itself.
   if (settings.controlToken !== null)
     row('', 'locked: send Authorization: Bearer <the --control-token value>; GET /_mock/health and /_mock/openapi.json stay open');
+  const { sessions } = mockParts(server);
+  const limits = sessions.list().limits;
+  row(
+    'Sessions',
+    `POST ${server.url}/_mock/sessions  (an isolated world per test file; ${sessions.size === 0 ? '' : `${sessions.size} restored from --state-file, `}at most ${limits.max_sessions}, ended after ${limits.session_ttl_seconds} s idle)`,
+  );
   row(
     'Dashboard',
     `${server.url}/_mock/  (in a browser: trees, deliveries, the clock, the report, live${settings.controlToken === null ? '' : '; asks for the control token'})`,
