@@ -12,9 +12,12 @@ const RUNS = Number(process.env.BVS_FUZZ_RUNS ?? 500);
 
 /**
  * Operations the fuzz leaves out, on purpose: reset would empty the state the other calls aim at;
- * a fault is a deliberate 5xx; creating or editing an endpoint could aim deliveries off loopback.
+ * a fault is a deliberate 5xx; creating or editing an endpoint could aim deliveries off loopback; the change
+ * stream never ends, so a request to it held the whole run until the time limit cut it (and failed it, when it
+ * came first); its own tests (test/dashboard/change-stream.test.ts, stream-readers-cap.test.ts) send it what
+ * a client may.
  */
-const LEFT_OUT = new Set(['control.reset', 'control.faults.add', 'control.webhook_endpoints.create', 'control.webhook_endpoints.update']);
+const LEFT_OUT = new Set(['control.reset', 'control.faults.add', 'control.webhook_endpoints.create', 'control.webhook_endpoints.update', 'control.stream']);
 
 const t = useTestServer({}, { reset: false });
 let ids: ResourceIds;
