@@ -84,7 +84,7 @@ function App() {
             <span class="muted">Business Validation Service mock</span>
             <span class="spacer" />
             <ClockBadge />
-            <SessionSwitcher sessions={sessions.list} current={session} view={route.view} />
+            <SessionSwitcher sessions={sessions.list} current={session} />
             <OrganizationSwitcher current={organization} />
             <span class={`live live-${live}`} data-testid="live" title="Updates arrive by GET /_mock/stream">
               {live === 'live' ? 'live' : live === 'locked' ? 'locked' : live === 'gone' ? 'ended' : 'reconnecting…'}

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { ControlClient } from '../src/client/control-client';
 import type { SessionList, SessionSummary } from '../src/schemas/session-answers';
-import { go } from './hash-route';
+import { go, readHash } from './hash-route';
 
 /**
  * Real milliseconds between two reads of `GET /_mock/sessions`. Another session's changes send no notice to
@@ -63,7 +63,7 @@ function countsOf(session: SessionSummary): string {
  * Shown when the server holds sessions besides the default one (or one is chosen): every view then acts on
  * the session chosen (`session=` in the hash), through `/_mock/sessions/{id}/…`.
  */
-export function SessionSwitcher({ sessions, current, view }: { sessions: SessionList | undefined; current: string; view: string }) {
+export function SessionSwitcher({ sessions, current }: { sessions: SessionList | undefined; current: string }) {
   const listed = sessions?.sessions ?? [];
   if (listed.length < 2 && current === '') return null;
   const known = current === '' || listed.some((session) => session.id === current);
@@ -73,8 +73,10 @@ export function SessionSwitcher({ sessions, current, view }: { sessions: Session
       <select
         data-testid="session"
         value={current === '' ? 'default' : current}
-        // What was shown (an id, a page, a filter) belongs to the session left: the view starts afresh.
-        onChange={(event) => go(view, { session: event.currentTarget.value === 'default' ? undefined : event.currentTarget.value, org: undefined })}
+        // What was shown (an id, a page, a filter) belongs to the session left: the view starts afresh. The view is
+        // read from the address at the change, not from the last render: a link followed just before may not have
+        // rendered yet, and the switch must not take the page back to the view it left.
+        onChange={(event) => go(readHash().view, { session: event.currentTarget.value === 'default' ? undefined : event.currentTarget.value, org: undefined })}
       >
         {listed.map((session) => (
           <option key={session.id} value={session.id} title={`${session.id} · seed ${session.seed} · ${session.clock.mode} clock`}>
