@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type StartedServer } from '../../src/http';
 import { EVENT_EXAMPLES, exampleEntityValidation } from '../../src/schemas';
+import { startWebhookReceiver } from '../../src/testing';
 import { BIN, ROOT } from '../support/built-cli';
 import { freePort } from '../support/free-port';
 import { correct, receiver, RECEIVER_SECRET } from '../support/graded-receivers';
@@ -122,6 +123,24 @@ test('"First steps with curl" gets a token, creates a validation, reads it and d
   const output = await bash(withPort(block('TOKEN=$(curl'), server.port), dir);
   expect(JSON.parse(output)).toMatchObject({ tin: '76920415-6', data_source_run_batches: [{ runs_succeeded: true }] });
   expect(readFileSync(join(dir, 'report.pdf')).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+});
+
+test('"First steps with curl" holds with a webhook endpoint too: the read waits until the tree has played, however long the deliveries take', async () => {
+  // A receiver that takes 150 ms per delivery: the instant clock waits for each, so the tree plays over seconds,
+  // and a read straight after the create saw runs_succeeded false and no child batches (issue 22, finding 3).
+  const slow = await startWebhookReceiver({ respond: () => ({ status: 200, delayMs: 150 }) });
+  const withEndpoint = await startServer({ port: 0, webhookUrl: slow.url, allowHttpWebhooks: true });
+  try {
+    const dir = folder('first-steps-with-endpoint');
+    const output = await bash(withPort(block('TOKEN=$(curl'), withEndpoint.port), dir);
+    const read = JSON.parse(output) as { data_source_run_batches: Array<{ runs_succeeded: boolean; child_batches: unknown[] }> };
+    expect(read.data_source_run_batches[0]!.runs_succeeded).toBe(true);
+    expect(read.data_source_run_batches[0]!.child_batches.length).toBeGreaterThan(0);
+    expect(readFileSync(join(dir, 'report.pdf')).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  } finally {
+    await withEndpoint.close();
+    await slow.close();
+  }
 });
 
 test('the certificate recipes verify HTTPS with curl, Node, Python requests and Java', async () => {
