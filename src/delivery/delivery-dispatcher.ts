@@ -131,7 +131,8 @@ export class DeliveryDispatcher {
       this.enqueue(record);
     };
     const retries = kind === 'delivery.retry' || (kind === 'delivery.resume' && record.attempts.length > 0);
-    this.schedule(record, at, retries ? () => this.attempt(record, 'retry') : joinQueue, tag);
+    // A retry carries the instant it was due, however late its timer fired (docs/fidelity.md row 48).
+    this.schedule(record, at, retries ? () => this.attempt(record, 'retry', this.generation, at) : joinQueue, tag);
   }
 
   /** The one attempt scheduled for a record: one that was scheduled before and has not come yet is cancelled. */
@@ -194,7 +195,7 @@ export class DeliveryDispatcher {
   }
 
   /** One attempt: prepare, send, settle, by its trigger's policy. It never rejects: anything unexpected is reported. */
-  private async attempt(record: DeliveryRecord, trigger: Trigger, generation = this.generation): Promise<void> {
+  private async attempt(record: DeliveryRecord, trigger: Trigger, generation = this.generation, dueAt?: number): Promise<void> {
     const lane = laneOf(record.target);
     generation.lanes.begin(lane);
     try {
@@ -205,7 +206,8 @@ export class DeliveryDispatcher {
         this.settleGone(record, trigger, policy, preparation.reason);
         return;
       }
-      const startedAt = this.options.clock.now();
+      // A scheduled attempt is the instant it was due; the realtime clock may be past it (a timer wakes late, times the speed).
+      const startedAt = dueAt === undefined ? this.options.clock.now() : Math.min(dueAt, this.options.clock.now());
       const at = new Date(startedAt).toISOString();
       record.running += 1;
       let result: PostResult;
@@ -302,14 +304,18 @@ export class DeliveryDispatcher {
     }
   }
 
-  /** The next try counts from the attempt's own start, however the clock was moved meanwhile. */
+  /**
+   * The next try counts from the attempt's own start, however the clock was moved meanwhile and however long the
+   * receiver took to answer: on the realtime clock at a high speed, an answer of 20 real ms is 40 simulated seconds,
+   * and the retry due before the answer came goes at once, carrying the instant it was due (issue 22, finding 8).
+   */
   private scheduleRetry(record: DeliveryRecord, startedAt: number): void {
     const tries = triesAmong(record.attempts);
     if (tries > MAX_RETRIES) {
       this.options.log.end(record, { status: 'failed', reason: 'retries_exhausted' });
       return;
     }
-    this.restoreTimer(record, Math.max(startedAt + retryDelayMs(tries), this.options.clock.now()), 'delivery.retry');
+    this.restoreTimer(record, startedAt + retryDelayMs(tries), 'delivery.retry');
   }
 
   /** Records an attempt whose outcome needs no further decision, and reports it. */
