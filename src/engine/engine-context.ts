@@ -37,7 +37,9 @@ export interface EngineContext {
  * route looks in that organization's state only (docs/fidelity.md).
  */
 export const FILE_PATHS = {
-  consolidatedReport: (organizationId: string, batchId: string) => `/_mock/files/${encodeURIComponent(organizationId)}/reports/${batchId}.pdf`,
+  /** Each generation of a main batch's report has its own file: `dsrb_…_1.pdf`, `dsrb_…_2.pdf`, … (docs/fidelity.md row 122). */
+  consolidatedReport: (organizationId: string, batchId: string, edition: number) =>
+    `/_mock/files/${encodeURIComponent(organizationId)}/reports/${batchId}_${edition}.pdf`,
   legalReport: (organizationId: string, batchId: string) => `/_mock/files/${encodeURIComponent(organizationId)}/legal_reports/${batchId}.pdf`,
   document: (organizationId: string, documentId: string) => `/_mock/files/${encodeURIComponent(organizationId)}/documents/${documentId}.pdf`,
 } as const;

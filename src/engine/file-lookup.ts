@@ -1,8 +1,6 @@
 import type { DataSourceRunBatch, EntityValidation, Formation } from '../schemas';
 import { OrganizationState } from './organization-state';
-import { renderBatch } from './render-batch';
 import { renderFormation } from './render-formation';
-import { renderValidation } from './render-validation';
 
 /** What a file behind a pre-signed URL is made from. */
 export type FileSource =
@@ -20,10 +18,12 @@ export type FileKind = FileSource['kind'];
  */
 export function lookupFile(state: OrganizationState, kind: FileKind, id: string): FileSource | undefined {
   if (kind === 'consolidated_report') {
-    const batch = state.batches.get(id);
-    if (!batch || batch.reportGeneratedAt === null) return undefined;
-    const validation = OrganizationState.must(state.validations, batch.validationId);
-    return { kind, validation: renderValidation(state, validation), batch: renderBatch(state, batch), generatedAt: batch.reportGeneratedAt };
+    // `dsrb_…_N`: the batch and the generation of its report; each serves the tree as it was then (docs/fidelity.md row 122).
+    const named = /^(.+)_(\d{1,6})$/.exec(id);
+    const batch = named === null ? undefined : state.batches.get(named[1]!);
+    const kept = batch?.reports?.find((report) => report.edition === Number(named![2]));
+    if (!kept) return undefined;
+    return { kind, validation: kept.validation, batch: kept.batch, generatedAt: kept.generatedAt };
   }
   if (kind === 'legal_report') {
     const batch = state.batches.get(id);

@@ -12,6 +12,8 @@ import type {
   ScenarioRequestableItem,
   ScenarioRun,
   z,
+  DataSourceRunBatch,
+  EntityValidation,
 } from '../schemas';
 
 /**
@@ -56,6 +58,15 @@ export interface ValidationRecord {
   childBatchesReadyFired: boolean;
 }
 
+/** One generation of a consolidated report: its number, its file, when, and the tree as it was then. */
+export interface ReportEdition {
+  edition: number;
+  file: SignedFile;
+  generatedAt: string;
+  validation: EntityValidation;
+  batch: DataSourceRunBatch;
+}
+
 /** A data source run batch. */
 export interface BatchRecord {
   id: string;
@@ -70,6 +81,11 @@ export interface BatchRecord {
   consolidatedReport: SignedFile | null;
   /** When the consolidated report was generated (the PDF's date), or null. */
   reportGeneratedAt: string | null;
+  /**
+   * Every generation of the consolidated report kept, oldest first, each with the tree as it was then: a report is
+   * what the tree was when it was generated, and each has its own URL (issue 22, finding 1; docs/fidelity.md row 122).
+   */
+  reports?: ReportEdition[];
   runIds: string[];
   alertIds: string[];
   childBatchIds: string[];

@@ -7,8 +7,11 @@ import { OrganizationState } from './organization-state';
 import { renderBatch, renderRun } from './render-batch';
 import { renderFormation } from './render-formation';
 import { renderValidation } from './render-validation';
-import type { AlertRecord, BatchRecord, FormationRecord, RunRecord, ValidationRecord } from './records';
+import type { AlertRecord, BatchRecord, FormationRecord, ReportEdition, RunRecord, ValidationRecord } from './records';
 import { createPartnerValidation } from './validation-records';
+
+/** Generations of one main batch's report kept (on-demand reports may be asked for again and again): the oldest go first. */
+const MAX_REPORT_EDITIONS = 20;
 
 const { must } = OrganizationState;
 
@@ -334,7 +337,9 @@ export class TreePlay {
 
   /** Sets the consolidated report URL of the main batch and announces it. Also used for on-demand reports. */
   reportReady(): void {
-    const report = { path: FILE_PATHS.consolidatedReport(this.state.id, this.rootBatch.id), issuedAt: this.ctx.clock.now() };
+    const editions = this.rootBatch.reports ?? [];
+    const edition = (editions.at(-1)?.edition ?? 0) + 1;
+    const report = { path: FILE_PATHS.consolidatedReport(this.state.id, this.rootBatch.id, edition), issuedAt: this.ctx.clock.now() };
     this.rootBatch.consolidatedReport = report;
     this.rootBatch.reportGeneratedAt = this.ctx.clock.iso();
     this.rootBatch.updatedAt = this.rootBatch.reportGeneratedAt;
@@ -342,6 +347,15 @@ export class TreePlay {
       const request = this.state.informationRequests.get(this.rootBatch.informationRequestId);
       if (request) request.consolidatedReport = report;
     }
+    // The report is the tree as it is now: kept with it, so its URL serves this and nothing later (docs/fidelity.md row 122).
+    const kept: ReportEdition = {
+      edition,
+      file: report,
+      generatedAt: this.rootBatch.reportGeneratedAt,
+      validation: renderValidation(this.state, this.root),
+      batch: renderBatch(this.state, this.rootBatch),
+    };
+    this.rootBatch.reports = [...editions, kept].slice(-MAX_REPORT_EDITIONS);
     this.emit('data_source_run_batch.consolidated_report_ready', () => renderBatch(this.state, this.rootBatch), this.rootBatch.id);
   }
 
