@@ -6,6 +6,8 @@ import { EVENT_TYPES, type ClientBehaviourFinding, type ContractReport, type End
 export interface ContractReportSources {
   /** The API's documented operations (their operationIds), in the document's order: what "not exercised" lists. */
   operations: readonly string[];
+  /** Those of them at paths of bvs-mock's choosing (`x-bvs-mock-extension`): counted apart from the spec's. */
+  extensions: readonly string[];
   journal: {
     operationCounts(): Record<string, number>;
     list(options: { violationsOnly: true }): JournalEntry[];
@@ -30,13 +32,26 @@ const REPORTED_VIOLATING_REQUESTS = 100;
  * Which API operations the client called and which it never did, which event types were emitted and how
  * their deliveries ended, and the contract violations found in the client's requests.
  */
-export function buildContractReport({ operations, journal, deliveries, emittedEvents, receiverChecks, observer }: ContractReportSources): ContractReport {
+export function buildContractReport({
+  operations,
+  extensions,
+  journal,
+  deliveries,
+  emittedEvents,
+  receiverChecks,
+  observer,
+}: ContractReportSources): ContractReport {
   const calls = journal.operationCounts();
   const violating = journal.list({ violationsOnly: true }).slice(-REPORTED_VIOLATING_REQUESTS);
+  const coverage = (listed: readonly string[]) => ({
+    exercised: Object.fromEntries(listed.filter((operation) => calls[operation] !== undefined).map((operation) => [operation, calls[operation]!])),
+    not_exercised: listed.filter((operation) => calls[operation] === undefined),
+  });
   return {
     operations: {
-      exercised: Object.fromEntries(operations.filter((operation) => calls[operation] !== undefined).map((operation) => [operation, calls[operation]!])),
-      not_exercised: operations.filter((operation) => calls[operation] === undefined),
+      // The spec's operations only: the extensions are bvs-mock's own paths, which the real service may not have.
+      ...coverage(operations.filter((operation) => !extensions.includes(operation))),
+      extensions: coverage(extensions),
     },
     events: {
       emitted: Object.fromEntries(EVENT_TYPES.filter((type) => emittedEvents.has(type)).map((type) => [type, emittedEvents.get(type)!])),

@@ -54,6 +54,13 @@ function reportCases(report: ContractReport): Array<{ suite: string; cases: Case
       ],
     },
     {
+      // bvs-mock's own paths: a call is worth knowing (the real service may not have them), a path not called is no gap.
+      suite: 'extension operations',
+      cases: Object.entries(report.operations.extensions.exercised).map(([operation, calls]) => ({
+        name: `${operation}: called ${calls} time${calls === 1 ? '' : 's'} (a path of bvs-mock's choosing, x-bvs-mock-extension: the real service may not have it)`,
+      })),
+    },
+    {
       suite: 'events',
       cases: [
         ...Object.entries(report.events.emitted).map(([type, count]) => {
@@ -244,6 +251,7 @@ function renderMarkdown(report: ContractReport, at: Date): string {
     '| | |',
     '| --- | --- |',
     `| Operations called | ${Object.keys(report.operations.exercised).length} of ${Object.keys(report.operations.exercised).length + report.operations.not_exercised.length} |`,
+    `| Extension operations called (bvs-mock's own paths, x-bvs-mock-extension) | ${Object.keys(report.operations.extensions.exercised).length} of ${Object.keys(report.operations.extensions.exercised).length + report.operations.extensions.not_exercised.length} |`,
     `| Event types emitted | ${Object.keys(report.events.emitted).length} of ${Object.keys(report.events.emitted).length + report.events.not_emitted.length} |`,
     `| Requests with violations | ${report.violations.violating_requests} (${report.violations.issues} violation${report.violations.issues === 1 ? '' : 's'} in all) |`,
     `| Receivers with findings | ${suites.find(({ suite }) => suite === 'receivers')!.cases.filter((item) => item.failure !== undefined).length} of ${report.receivers.findings.length} |`,
@@ -257,6 +265,14 @@ function renderMarkdown(report: ContractReport, at: Date): string {
   }
   if (report.operations.not_exercised.length > 0)
     lines.push('## Operations not called', '', ...report.operations.not_exercised.map((operation) => `- ${operation}`), '');
+  const extensions = Object.keys(report.operations.extensions.exercised);
+  if (extensions.length > 0)
+    lines.push(
+      "## Extension operations called (paths of bvs-mock's choosing: the real service may not have them)",
+      '',
+      ...extensions.map((operation) => `- ${operation}`),
+      '',
+    );
   if (report.events.not_emitted.length > 0) lines.push('## Event types not emitted', '', ...report.events.not_emitted.map((type) => `- ${type}`), '');
   return lines.join('\n');
 }

@@ -91,8 +91,17 @@ export const ContractReport = outbound(
   z.strictObject({
     operations: outbound(
       z.strictObject({
-        exercised: z.record(z.string(), z.number().int()).openapi({ description: 'Calls by operationId.' }),
+        exercised: z.record(z.string(), z.number().int()).openapi({ description: "Calls by operationId, of the spec's operations." }),
         not_exercised: z.array(z.string()),
+        extensions: outbound(
+          z.strictObject({
+            exercised: z.record(z.string(), z.number().int()),
+            not_exercised: z.array(z.string()),
+          }),
+        ).openapi({
+          description:
+            "The operations at paths of bvs-mock's choosing (`x-bvs-mock-extension`, docs/fidelity.md row 18), counted apart: the real service may not have them, so a client that relies on one should know.",
+        }),
       }),
     ),
     events: outbound(

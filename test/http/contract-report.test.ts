@@ -4,7 +4,7 @@ import { useTestServer } from '../support/api-test-server';
 const t = useTestServer({}, { reset: false });
 
 interface Report {
-  operations: { exercised: Record<string, number>; not_exercised: string[] };
+  operations: { exercised: Record<string, number>; not_exercised: string[]; extensions: { exercised: Record<string, number>; not_exercised: string[] } };
   events: { emitted: Record<string, number>; not_emitted: string[]; deliveries: Record<string, Record<string, number>> };
   violations: {
     violating_requests: number;
@@ -20,8 +20,11 @@ test('the contract report lists operations and events exercised and not, and the
   await t.runClock();
   const report = (await t.call('/_mock/report')).json<Report>();
   expect(report.operations.exercised).toEqual({ createEntityValidation: 1, listWebhookEndpoints: 1 });
-  expect(report.operations.not_exercised).toEqual(expect.arrayContaining(['getEntityValidation', 'createOAuthToken', 'getFormation']));
+  expect(report.operations.not_exercised).toEqual(expect.arrayContaining(['getEntityValidation', 'createOAuthToken']));
   expect(report.operations.not_exercised).not.toContain('createEntityValidation');
+  // The paths of bvs-mock's choosing (x-bvs-mock-extension) are counted apart, never as a gap of the spec's operations.
+  expect(report.operations.not_exercised).not.toContain('getFormation');
+  expect(report.operations.extensions.not_exercised).toContain('getFormation');
   expect(report.events.emitted).toMatchObject({
     'data_source_run_batch.ready': 1,
     'data_source_run_batch.child_batches_ready': 1,
@@ -35,6 +38,18 @@ test('the contract report lists operations and events exercised and not, and the
     ['/api/v2/entity_validations', 201, ['unknown_field']],
     ['/api/v2/entity_valdations', 404, ['route_not_found']],
   ]);
+});
+
+test("a call of an extension path is counted among the extensions, in JSON and Markdown, and not among the spec's operations", async () => {
+  await t.call('/_mock/reset', { method: 'POST' });
+  const created = await t.create({ tin: '76920415-6', country: 'CL' });
+  await t.runClock();
+  expect((await t.get(`/api/v2/data_source_run_batches/${created.data_source_run_batches[0]!.id}`)).status).toBe(200);
+  const report = (await t.call('/_mock/report')).json<Report>();
+  expect(report.operations.extensions.exercised).toEqual({ getDataSourceRunBatch: 1 });
+  expect(Object.keys(report.operations.exercised)).toEqual(['createEntityValidation']);
+  const markdown = (await t.call('/_mock/report?format=markdown')).text();
+  expect(markdown).toMatch(/## Extension operations called \(paths of bvs-mock's choosing: the real service may not have them\)\n\n- getDataSourceRunBatch\n/);
 });
 
 test('the report starts empty again after a reset', async () => {

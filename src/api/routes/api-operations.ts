@@ -15,6 +15,14 @@ export const apiOperations: readonly Route[] = [oauthTokenRoute, ...apiRoutes, .
  */
 export const DOCUMENTED_API_OPERATIONS: readonly string[] = Object.freeze(documentOrder(apiOperations.filter((route) => route.document !== undefined)));
 
+/**
+ * The documented operations at paths of bvs-mock's choosing (`x-bvs-mock-extension`, docs/fidelity.md row 18): the
+ * contract report counts them apart, so a team is never nudged to depend on paths the real service may not have.
+ */
+export const EXTENSION_API_OPERATIONS: readonly string[] = Object.freeze(
+  documentOrder(apiOperations.filter((route) => route.document !== undefined && route.document.extension === true)),
+);
+
 function documentOrder(routes: readonly Route[]): string[] {
   const byPath = new Map<string, string[]>();
   for (const route of routes) byPath.set(route.pattern, [...(byPath.get(route.pattern) ?? []), route.operation]);

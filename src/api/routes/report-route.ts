@@ -1,6 +1,6 @@
 import { REPORT_FORMATS, REPORT_MEDIA_TYPES, buildContractReport, renderReport, type ReportFormat } from '../../contract';
 import type { World } from '../../world/world';
-import { DOCUMENTED_API_OPERATIONS } from './api-operations';
+import { DOCUMENTED_API_OPERATIONS, EXTENSION_API_OPERATIONS } from './api-operations';
 import { ContractReport, ReportQuery, z } from '../../schemas';
 import { problems } from '../api-problem';
 import type { Route } from '../router';
@@ -48,5 +48,5 @@ export const reportRoute = {
 
 /** The contract report of what one mock has seen so far (`GET /_mock/report`, `serve --report`). */
 export function contractReportOf(world: World): ContractReport {
-  return buildContractReport({ ...world, operations: DOCUMENTED_API_OPERATIONS });
+  return buildContractReport({ ...world, operations: DOCUMENTED_API_OPERATIONS, extensions: EXTENSION_API_OPERATIONS });
 }
