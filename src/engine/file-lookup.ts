@@ -1,5 +1,6 @@
 import type { DataSourceRunBatch, EntityValidation, Formation } from '../schemas';
 import { OrganizationState } from './organization-state';
+import { readReportTree } from './records';
 import { renderFormation } from './render-formation';
 
 /** What a file behind a pre-signed URL is made from. */
@@ -23,7 +24,8 @@ export function lookupFile(state: OrganizationState, kind: FileKind, id: string)
     const batch = named === null ? undefined : state.batches.get(named[1]!);
     const kept = batch?.reports?.find((report) => report.edition === Number(named![2]));
     if (!kept) return undefined;
-    return { kind, validation: kept.validation, batch: kept.batch, generatedAt: kept.generatedAt };
+    const tree = readReportTree(kept.tree);
+    return { kind, validation: tree.validation, batch: tree.batch, generatedAt: kept.generatedAt };
   }
   if (kind === 'legal_report') {
     const batch = state.batches.get(id);

@@ -7,7 +7,7 @@ import { OrganizationState } from './organization-state';
 import { renderBatch, renderRun } from './render-batch';
 import { renderFormation } from './render-formation';
 import { renderValidation } from './render-validation';
-import type { AlertRecord, BatchRecord, FormationRecord, ReportEdition, RunRecord, ValidationRecord } from './records';
+import { keepReportTree, type AlertRecord, type BatchRecord, type FormationRecord, type ReportEdition, type RunRecord, type ValidationRecord } from './records';
 import { createPartnerValidation } from './validation-records';
 
 /** Generations of one main batch's report kept (on-demand reports may be asked for again and again): the oldest go first. */
@@ -352,8 +352,7 @@ export class TreePlay {
       edition,
       file: report,
       generatedAt: this.rootBatch.reportGeneratedAt,
-      validation: renderValidation(this.state, this.root),
-      batch: renderBatch(this.state, this.rootBatch),
+      tree: keepReportTree({ validation: renderValidation(this.state, this.root), batch: renderBatch(this.state, this.rootBatch) }),
     };
     this.rootBatch.reports = [...editions, kept].slice(-MAX_REPORT_EDITIONS);
     this.emit('data_source_run_batch.consolidated_report_ready', () => renderBatch(this.state, this.rootBatch), this.rootBatch.id);
