@@ -100,7 +100,7 @@ export function serveCommand(version: string): Command {
         "play one reading of the spec where it contradicts itself, like ready-on-main-failure=withheld (repeatable, or comma-separated; over the configuration's readings:); bvs-mock readings lists them",
       )
         .env('BVS_MOCK_READINGS')
-        .default({})
+        .default({}, "none: bvs-mock's default for each")
         .argParser(reading),
     )
     .addOption(
