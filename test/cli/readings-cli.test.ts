@@ -41,7 +41,7 @@ test('an unknown reading or value stops start-up naming the known ones: --readin
 });
 
 /** Serves with `env`, creates a main-definitive-error validation, plays it, and answers the event types emitted. */
-async function servedTypes(args: string[], env: Record<string, string> = {}): Promise<string[]> {
+async function servedTypes(args: string[], env: Record<string, string> = {}): Promise<{ types: string[]; banner: string }> {
   const child = spawnCli(['serve', '--port', '0', '--http', '--clock', 'manual', ...args], env);
   let stdout = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -60,13 +60,19 @@ async function servedTypes(args: string[], env: Record<string, string> = {}): Pr
   expect(created.status).toBe(201);
   expect((await fetch(`${url}/_mock/clock/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
   const emitted = (await (await fetch(`${url}/_mock/emitted?limit=100`)).json()) as { events: Array<{ type: string }> };
-  return emitted.events.map((event) => event.type);
+  return { types: emitted.events.map((event) => event.type), banner: stdout };
 }
 
-test('serve plays the reading given by --reading or BVS_MOCK_READINGS', async () => {
+test('serve plays the reading given by --reading or BVS_MOCK_READINGS, and its start block names it', async () => {
   const sent = await servedTypes([]);
-  expect(sent).toContain('data_source_run_batch.ready');
-  const withheld = sent.filter((type) => type !== 'data_source_run_batch.ready');
-  expect(await servedTypes(['--reading', 'ready-on-main-failure=withheld'])).toEqual(withheld);
-  expect(await servedTypes([], { BVS_MOCK_READINGS: 'ready-on-main-failure=withheld' })).toEqual(withheld);
+  expect(sent.types).toContain('data_source_run_batch.ready');
+  expect(sent.banner).not.toContain('reading ');
+  const withheld = sent.types.filter((type) => type !== 'data_source_run_batch.ready');
+  for (const played of [
+    await servedTypes(['--reading', 'ready-on-main-failure=withheld']),
+    await servedTypes([], { BVS_MOCK_READINGS: 'ready-on-main-failure=withheld' }),
+  ]) {
+    expect(played.types).toEqual(withheld);
+    expect(played.banner).toMatch(/Modes .*, reading ready-on-main-failure=withheld\n/);
+  }
 });
