@@ -44,7 +44,6 @@ export const ReadingsInput = z
       if (problem !== undefined) context.addIssue({ code: 'custom', path: [name], message: problem });
     }
   })
-  .transform((given) => given as Partial<Readings>)
   .openapi({
     description: 'Readings of the spec where it contradicts itself (`bvs-mock readings` lists them), by name: `{ "ready-on-main-failure": "withheld" }`.',
     example: { 'ready-on-main-failure': 'withheld' },
