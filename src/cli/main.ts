@@ -4,6 +4,7 @@ import { buildOpenApiDocument, documentToJson, documentToYaml } from '../openapi
 import { checkReceiverCommand } from './check-receiver-command';
 import { playCommand } from './play-command';
 import { printable } from './printable';
+import { readingsCommand } from './readings-command';
 import { serveCommand } from './serve-command';
 import { validateCommand } from './validate-command';
 import { VERSION } from '../version';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   program.addCommand(serveCommand(VERSION));
   program.addCommand(playCommand());
   program.addCommand(checkReceiverCommand());
+  program.addCommand(readingsCommand());
 
   program
     .command('scenarios')

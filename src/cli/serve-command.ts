@@ -8,7 +8,7 @@ import { DEFAULT_MAX_PAGE_BYTES, PAGE_BYTES_RANGE } from '../api/page-query';
 import { DEFAULT_MAX_DELIVERY_RECORDS, DEFAULT_MAX_PENDING_PER_RECEIVER } from '../delivery/deliveries';
 import { DEFAULT_MAX_VALIDATIONS } from '../engine';
 import { DEFAULT_MAX_JOURNAL_ENTRIES } from '../world/request-journal';
-import { allowedHosts, clockMode, collect, controlToken, hostnames, integer, speed, startTime, tokenClock } from './serve-flag-values';
+import { allowedHosts, clockMode, collect, controlToken, hostnames, integer, reading, speed, startTime, tokenClock } from './serve-flag-values';
 import type { ServeFlags } from './serve-flags';
 import { serve } from './serve-lifecycle';
 import { MAX_SEED } from '../world/world';
@@ -94,6 +94,15 @@ export function serveCommand(version: string): Command {
       ).env('BVS_MOCK_REPORT'),
     )
     .addOption(new Option('--strict', 'refuse requests with unknown fields instead of recording them (BVS_MOCK_STRICT=true)').default(false))
+    .addOption(
+      new Option(
+        '--reading <name=value>',
+        "play one reading of the spec where it contradicts itself, like ready-on-main-failure=withheld (repeatable, or comma-separated; over the configuration's readings:); bvs-mock readings lists them",
+      )
+        .env('BVS_MOCK_READINGS')
+        .default({}, "none: bvs-mock's default for each")
+        .argParser(reading),
+    )
     .addOption(
       new Option('--log-format <format>', 'text (one readable line per request and delivery attempt) or json (one object a line, stable field names)')
         .env('BVS_MOCK_LOG_FORMAT')

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { InvalidArgumentError } from 'commander';
 import { isClockMode, resolveStartTime, START_TIME_FORMS, type ClockMode } from '../clock';
+import { readingProblem } from '../schemas';
 import type { TokenClock } from '../world/access-tokens';
 
 export function integer(name: string, min: number, max: number) {
@@ -74,4 +75,22 @@ export function controlToken(value: string): string {
 
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, ...value.split(',').filter(Boolean)];
+}
+
+/** `--reading NAME=VALUE` (repeatable; `BVS_MOCK_READINGS` comma-separated): each a known reading at one of its values. */
+export function reading(value: string, previous: Record<string, string>): Record<string, string> {
+  const readings = { ...previous };
+  for (const part of value
+    .split(',')
+    .map((text) => text.trim())
+    .filter(Boolean)) {
+    const equals = part.indexOf('=');
+    if (equals <= 0) throw new InvalidArgumentError(`"${part}" is not NAME=VALUE, like ready-on-main-failure=withheld (bvs-mock readings lists them)`);
+    const name = part.slice(0, equals).trim();
+    const chosen = part.slice(equals + 1).trim();
+    const problem = readingProblem(name, chosen);
+    if (problem !== undefined) throw new InvalidArgumentError(problem);
+    readings[name] = chosen;
+  }
+  return readings;
 }

@@ -28,6 +28,8 @@ export interface ServeFlags {
   writeCertificate?: string;
   tlsKey?: string;
   strict: boolean;
+  /** `--reading NAME=VALUE` (commander names it after the flag): readings played where the spec contradicts itself, by name, checked. */
+  reading: Record<string, string>;
   publicUrl?: string;
   webhookUrl?: string;
   webhookSecret?: string;
@@ -105,6 +107,7 @@ export function serverOptionsOf(flags: ServeFlags, log: ServeLog): ServerOptions
     speed: flags.speed,
     tokenClock: flags.tokenClock,
     strict: flags.strict,
+    readings: flags.reading,
     tolerance: flags.tolerance,
     onRequest: flags.quiet ? undefined : (entry, control) => log.request(entry, control),
     onDeliveryAttempt: flags.quiet ? undefined : (delivery, attempt) => log.delivery(delivery, attempt),

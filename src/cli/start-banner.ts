@@ -2,6 +2,7 @@ import { mockParts } from '../mock/create-mock';
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { StartedServer } from '../http/start-server';
+import { DEFAULT_READINGS, type Readings } from '../schemas';
 
 /** What the start-up block needs to know beyond the running server. */
 export interface BannerInput {
@@ -71,7 +72,7 @@ export function startBanner(input: BannerInput): string {
   const modes = runningModes(input);
   row(
     'Modes',
-    `${modes.transport === 'https' ? 'HTTPS' : 'HTTP (--http)'}, clock ${modes.clock}, strict ${modes.strict ? 'on' : 'off'}, tolerance ${modes.tolerance ? 'on' : 'off'}, tokens on the ${modes.token_clock} clock${modes.control_token ? ', control API locked' : ''}`,
+    `${modes.transport === 'https' ? 'HTTPS' : 'HTTP (--http)'}, clock ${modes.clock}, strict ${modes.strict ? 'on' : 'off'}, tolerance ${modes.tolerance ? 'on' : 'off'}, tokens on the ${modes.token_clock} clock${modes.control_token ? ', control API locked' : ''}${chosenReadings(world.readings)}`,
   );
   row('API', `${server.url}/api/v2`);
   for (const organization of registry.list()) {
@@ -137,4 +138,10 @@ export function startBanner(input: BannerInput): string {
     lines.push('', `Try: curl ${server.url.startsWith('https') ? '-k ' : ''}-H 'Authorization: Bearer ${key}' ${server.url}/api/v2/webhook_endpoints`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The readings played other than bvs-mock's defaults, for the Modes line (`bvs-mock readings` lists them): `, reading NAME=VALUE`. */
+function chosenReadings(readings: Readings): string {
+  const chosen = Object.entries(readings).filter(([name, value]) => DEFAULT_READINGS[name as keyof Readings] !== value);
+  return chosen.length === 0 ? '' : `, reading ${chosen.map(([name, value]) => `${name}=${value}`).join(' ')}`;
 }

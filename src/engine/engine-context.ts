@@ -1,6 +1,6 @@
 import type { SimulatedClock } from '../clock';
 import type { UrlSigner } from '../reports/url-signer';
-import type { EventType } from '../schemas';
+import type { EventType, Readings } from '../schemas';
 import type { IdSource } from './id-source';
 import type { OrganizationState } from './organization-state';
 
@@ -28,6 +28,8 @@ export interface EngineContext {
   clock: SimulatedClock;
   ids: IdSource;
   signer: UrlSigner;
+  /** The readings this engine plays where the spec contradicts itself (src/schemas/readings.ts). */
+  readings: Readings;
   emit(state: OrganizationState, input: EmitInput): void;
 }
 

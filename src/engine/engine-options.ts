@@ -1,6 +1,6 @@
 import type { SimulatedClock } from '../clock';
 import type { UrlSigner } from '../reports/url-signer';
-import type { EntityValidationCreateFields, Scenario } from '../schemas';
+import { DEFAULT_READINGS, type EntityValidationCreateFields, type Readings, type Scenario } from '../schemas';
 import type { PlaySettings } from './engine-context';
 import type { IdSource } from './id-source';
 
@@ -26,6 +26,8 @@ export interface EngineOptions {
   signer: UrlSigner;
   /** Organization settings; default: child_batches_ready on. */
   settings?: (organizationId: string) => PlaySettings;
+  /** The readings played where the spec contradicts itself; default: bvs-mock's choice for each (`DEFAULT_READINGS`). */
+  readings?: Readings;
   /** Main validations kept with their trees; default {@link DEFAULT_MAX_VALIDATIONS} (docs/fidelity.md, "Retention"). */
   maxValidations?: number;
 }
@@ -41,4 +43,9 @@ export interface CreateValidationInput {
   scenarioName?: string;
   /** The label the creating request carried (`x-bvs-mock-label`): the delivery records of its tree show it. */
   label?: string;
+}
+
+/** The readings an engine plays: its options', else bvs-mock's default for each. */
+export function readingsOf(options: EngineOptions): Readings {
+  return options.readings ?? DEFAULT_READINGS;
 }

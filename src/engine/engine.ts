@@ -12,7 +12,7 @@ import type {
 } from '../schemas';
 import { done, refuse, type ActionResult } from './action-result';
 import type { EngineContext } from './engine-context';
-import { DEFAULT_MAX_VALIDATIONS, type CreateValidationInput, type EngineOptions } from './engine-options';
+import { DEFAULT_MAX_VALIDATIONS, readingsOf, type CreateValidationInput, type EngineOptions } from './engine-options';
 import type { EventSink } from './engine-event';
 import { EventFanOut } from './event-fan-out';
 import { IdSource } from './id-source';
@@ -71,12 +71,8 @@ export class Engine {
     this.trees = new TreeStore(options.signer, options.maxValidations ?? DEFAULT_MAX_VALIDATIONS);
     this.ids = options.ids ?? new IdSource(options.seed ?? 1, () => options.clock.now());
     this.events = new EventFanOut(options.clock);
-    this.ctx = {
-      clock: options.clock,
-      ids: this.ids,
-      signer: options.signer,
-      emit: (state, input) => this.events.emit(state, input),
-    };
+    const { clock, signer } = options;
+    this.ctx = { clock, ids: this.ids, signer, readings: readingsOf(options), emit: (state, input) => this.events.emit(state, input) };
   }
 
   /**

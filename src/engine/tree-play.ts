@@ -304,10 +304,15 @@ export class TreePlay {
     entity.batch.updatedAt = this.ctx.clock.iso();
   }
 
-  /** After the events of a run's end: the main batch's ready once all its runs ended, then whether the tree is complete. */
+  /**
+   * After the events of a run's end: the main batch's ready once all its runs ended, then whether the tree is
+   * complete. Under the reading `ready-on-main-failure=withheld` (the trigger table's "completed successfully",
+   * docs/fidelity.md row 31) a main batch whose runs did not all succeed gets no `ready`.
+   */
   private runEnded(entity: EntityPlay): void {
     if (entity.runsLeft > 0) return;
-    if (entity.parent === null) {
+    const withheld = this.ctx.readings['ready-on-main-failure'] === 'withheld' && !entity.batch.runsSucceeded;
+    if (entity.parent === null && !withheld) {
       this.emit('data_source_run_batch.ready', () => renderBatch(this.state, entity.batch), entity.batch.id);
     }
     this.checkComplete(entity);

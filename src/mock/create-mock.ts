@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_MAX_RUN_WAIT_MS, MAX_RUN_WAIT_MS, type ClockMode, type RunOutcome, type StartTime } from '../clock';
-import type { BvsMockConfig, JournalEntry } from '../schemas';
+import { resolveReadings, type BvsMockConfig, type JournalEntry } from '../schemas';
 import type { DeliveriesOptions } from '../delivery/deliveries';
 import type { EventSink } from '../engine';
 import type { ContractReport } from '../schemas';
@@ -69,6 +69,12 @@ export interface MockOptions {
   tolerance?: boolean;
   /** Refuse unknown fields instead of recording them (`--strict`). */
   strict?: boolean;
+  /**
+   * Readings played where the spec contradicts itself (`--reading NAME=VALUE`; `bvs-mock readings` lists them), by name,
+   * over the configuration's `readings:`; each left out is bvs-mock's default. Sessions take them unless they give
+   * their own. An unknown name or value is a start-up error naming the known ones.
+   */
+  readings?: Readonly<Record<string, string>>;
   /** Answer plain-HTTP requests with `https_required`. Default true. */
   requireHttps?: boolean;
   /** Public base address used in pre-signed and recipient URLs; its host is answered for (`allowedHosts`). */
@@ -233,9 +239,15 @@ export function createMock(options: MockOptions = {}): Mock {
     MAX_SESSION_TTL_S * 1000,
   );
   const saved = options.state === undefined ? undefined : readServerState(options.state);
-  const world = createWorld({ ...options, wallClock, maxStreamReaders, origin, logError, snapshot: saved?.default });
+  const readings = resolveReadings(options.config?.readings, options.readings);
+  const world = createWorld({ ...options, readings, wallClock, maxStreamReaders, origin, logError, snapshot: saved?.default });
   const { config: _config, seed: _seed, webhookUrl: _webhookUrl, webhookSecret: _webhookSecret, state: _state, ...shared } = options;
-  const sessions = new Sessions({ defaultWorld: world, base: { ...shared, wallClock, maxStreamReaders, origin, logError }, maxSessions, ttlMs: sessionTtlMs });
+  const sessions = new Sessions({
+    defaultWorld: world,
+    base: { ...shared, readings, wallClock, maxStreamReaders, origin, logError },
+    maxSessions,
+    ttlMs: sessionTtlMs,
+  });
   if (saved !== undefined) {
     try {
       sessions.restore(saved.sessions);

@@ -132,6 +132,7 @@ export class Sessions implements SessionDirectory {
       clock: request.clock?.mode ?? base.clock,
       startTime: request.clock?.start_time ?? base.startTime,
       speed: request.clock?.speed ?? base.speed,
+      readings: { ...base.readings, ...request.readings },
       scenarios,
     });
     return this.answer(this.add({ id, label: request.label ?? null, made, world, createdAt: base.wallClock.wallNow(), organizations }));
@@ -191,10 +192,10 @@ export class Sessions implements SessionDirectory {
 
   /** A session from a snapshot (`POST /_mock/sessions` with `snapshot`): its credentials kept where free, else new ones. */
   private restoreInto(id: string, label: string | null, made: SessionMaking, request: SessionCreateRequest): Session {
-    const given = (['organizations', 'seed', 'clock', 'scenarios'] as const).filter((field) => request[field] !== undefined);
+    const given = (['organizations', 'seed', 'clock', 'scenarios', 'readings'] as const).filter((field) => request[field] !== undefined);
     if (given.length > 0)
       throw problems.invalidRequest(
-        `A snapshot brings its own organizations, seed, clock and scenarios; leave out ${given.join(', ')} with it.`,
+        `A snapshot brings its own organizations, seed, clock, scenarios and readings; leave out ${given.join(', ')} with it.`,
         given.map((field) => ({ path: `$.${field}`, code: 'not_with_snapshot', message: 'comes from the snapshot' })),
       );
     let snapshot: WorldSnapshot;

@@ -2,6 +2,7 @@ import { EVENT_TYPES, EventTypeName } from './event-types';
 import { idOf } from './ids';
 import { toJsonPath } from './parse-result';
 import { HttpUrl } from './primitives';
+import { ReadingsInput } from './readings';
 import { ALL_SCOPES, type Scope } from './scopes';
 import { WebhookAuthType } from './webhook-endpoint';
 import { z } from './zod';
@@ -117,6 +118,8 @@ export const BvsMockConfig = z
       .array(OrganizationConfig)
       .min(1, { message: 'at least one organization is needed' })
       .default([OrganizationConfig.parse(DEFAULT_ORGANIZATION)]),
+    /** Readings of the spec where it contradicts itself, by name (`bvs-mock readings`); default: bvs-mock's choice for each. */
+    readings: ReadingsInput.optional(),
   })
   .superRefine((config, context) => {
     // Each value with the path that claimed it first and its organization's index: an API key or a

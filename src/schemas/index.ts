@@ -21,6 +21,7 @@ export * from './parse-result';
 export * from './listed-issues';
 export * from './primitives';
 export * from './raised-alert';
+export * from './readings';
 export * from './scopes';
 export * from './webhook-endpoint';
 export * from './duration';

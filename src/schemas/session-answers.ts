@@ -3,6 +3,7 @@ import { OrganizationConfig } from './config';
 import { DeliveryCounts } from './delivery-answers';
 import { outbound } from './outbound';
 import { Timestamp } from './primitives';
+import { ReadingsInput } from './readings';
 import { z } from './zod';
 
 /**
@@ -54,9 +55,13 @@ export const SessionCreateRequest = z.strictObject({
   }),
   strict: z.boolean().optional().openapi({ description: "Refuse unknown request fields (`--strict`); default: the server's." }),
   tolerance: z.boolean().optional().openapi({ description: "Tolerance mode (`--tolerance`); default: the server's." }),
+  readings: ReadingsInput.optional().openapi({
+    description:
+      'Readings of the spec where it contradicts itself, by name (`bvs-mock readings` lists them): `{ "ready-on-main-failure": "withheld" }`. Each left out is the server\'s (`--reading`). A snapshot brings its own.',
+  }),
   snapshot: z.unknown().optional().openapi({
     description:
-      "A session's snapshot (`GET /_mock/sessions/{id}/snapshot`): the new session goes on exactly where it stood, with its organizations, seed, clock and scenarios, so `organizations`, `seed`, `clock` and `scenarios` are not given with it. Its API keys and OAuth clients are kept when no other session uses them, else new ones are generated and answered; access tokens issued before it are not carried over. A snapshot of a newer format is refused (docs/fidelity.md row 118).",
+      "A session's snapshot (`GET /_mock/sessions/{id}/snapshot`): the new session goes on exactly where it stood, with its organizations, seed, clock and scenarios, so `organizations`, `seed`, `clock`, `scenarios` and `readings` are not given with it. Its API keys and OAuth clients are kept when no other session uses them, else new ones are generated and answered; access tokens issued before it are not carried over. A snapshot of a newer format is refused (docs/fidelity.md row 118).",
   }),
 });
 

@@ -1,4 +1,5 @@
 import { BvsMockConfig } from './config';
+import { ReadingsInput } from './readings';
 import { z } from './zod';
 
 /** The `format` of a world's snapshot document. */
@@ -37,6 +38,8 @@ export const WorldSnapshot = z.object({
   seed: z.number().int().nonnegative(),
   /** The key pre-signed URLs are signed with (URLs issued before the snapshot stay valid after it). */
   signing_key: z.string().min(1),
+  /** The readings the world played (src/schemas/readings.ts); absent in a snapshot taken before readings existed: the defaults. */
+  readings: ReadingsInput.optional(),
   clock: z.object({
     /** Simulated time at the snapshot, epoch ms, and as ISO 8601 for people reading the document. */
     now: z.number().finite(),

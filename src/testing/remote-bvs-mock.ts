@@ -28,6 +28,7 @@ const SESSION_OPTIONS = new Set([
   'tokenClock',
   'strict',
   'tolerance',
+  'readings',
 ]);
 
 /**
@@ -138,6 +139,8 @@ async function sessionRequest(options: StartBvsMockOptions, label: string | null
     scenarios,
     strict: options.strict,
     tolerance: options.tolerance,
+    // Given, they are the session's; left out, the session plays the running bvs-mock's (its --reading).
+    readings: options.readings === undefined && options.config?.readings === undefined ? undefined : { ...options.config?.readings, ...options.readings },
   } as SessionCreateRequest;
 }
 

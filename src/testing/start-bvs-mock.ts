@@ -21,7 +21,7 @@ export type StartBvsMockOptions = Omit<ServerOptions, 'port'> & {
    * A bvs-mock already running (a process, a container; default: `BVS_MOCK_URL` when neither `url` nor `transport`
    * is given): a session of this test's own is made on it (`POST /_mock/sessions`) with the options a session takes
    * (the clock's, `seed`, `config`'s organizations, `scenarioDirs` read here and sent, `strict`, `tolerance`,
-   * `label`); an option of the server's start is refused, naming it. `stop()` ends the session.
+   * `readings`, `label`); an option of the server's start is refused, naming it. `stop()` ends the session.
    */
   url?: string;
   /**

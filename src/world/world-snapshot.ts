@@ -31,6 +31,7 @@ export function snapshotWorld(world: World): WorldSnapshot {
     taken_at: new Date(world.wallClock.wallNow()).toISOString(),
     seed: world.seed,
     signing_key: world.signer.key,
+    readings: world.readings,
     clock: { now, now_iso: new Date(now).toISOString(), start: clock.startedAt, mode: clock.mode, speed: clock.speed },
     organizations: {
       configuration: world.registry.configuration,

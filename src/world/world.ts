@@ -10,7 +10,7 @@ import { ClientObserver } from '../faults/client-observer';
 import { FaultPlan } from '../faults/fault-plan';
 import { ReceiverCheckStore } from '../probes/receiver-check-store';
 import { UrlSigner } from '../reports/url-signer';
-import { BvsMockConfig, WebhookEndpointConfig, parseWith, type Scenario } from '../schemas';
+import { BvsMockConfig, WebhookEndpointConfig, parseWith, resolveReadings, type Readings, type Scenario } from '../schemas';
 import { VERSION } from '../version';
 import { AccessTokens, type TokenClock } from './access-tokens';
 import { AnswerCache } from './answer-cache';
@@ -59,6 +59,11 @@ export interface WorldOptions {
   mount?: string;
   /** Refuse unknown request fields instead of recording them (`--strict`, a session's `strict`). */
   strict?: boolean;
+  /**
+   * Readings played where the spec contradicts itself (`--reading`, a session's `readings`), over the configuration's
+   * `readings:`; each left out is bvs-mock's default. An unknown name or value throws.
+   */
+  readings?: Readonly<Record<string, string>>;
   /** Put into this world's access tokens (a session's id), so a token finds its session. */
   tokenTag?: string;
   /** Scenarios this world plays besides the built-in ones and `scenarioDirs`' (a session's `scenarios`); a reset keeps them. */
@@ -97,6 +102,8 @@ export interface World {
   readonly seed: number;
   /** Refuse unknown request fields instead of recording them (`--strict`). */
   readonly strict: boolean;
+  /** The readings this world plays (src/schemas/readings.ts); a snapshot carries them. */
+  readonly readings: Readings;
   readonly clock: SimulatedClock;
   /** The machine's wall clock this world reads where time is real (see {@link WorldOptions.wallClock}). */
   readonly wallClock: SystemTime;
@@ -152,6 +159,8 @@ export function createWorld(options: WorldOptions): World {
     wallNow: options.wallClock.wallNow,
     start: restoring?.clock.start ?? resolveStartTime({ startTime: options.startTime, seeded: options.seed !== undefined, wallNow: options.wallClock.wallNow }),
   });
+  // A snapshot plays on under the readings it was taken with (one from before readings existed: the defaults).
+  const readings = restoring === undefined ? resolveReadings(options.config?.readings, options.readings) : resolveReadings(restoring.readings);
   const registry = new OrganizationRegistry(config);
   const scenarios = ScenarioLibrary.builtIn();
   for (const dir of options.scenarioDirs ?? []) scenarios.loadDirectory(dir);
@@ -170,6 +179,7 @@ export function createWorld(options: WorldOptions): World {
     scenarios,
     generate: generateScenario,
     signer,
+    readings,
     settings: (id) => registry.settings(id),
     maxValidations: options.retention?.maxValidations,
   });
@@ -222,6 +232,7 @@ export function createWorld(options: WorldOptions): World {
   const world: World = {
     seed,
     strict: options.strict ?? false,
+    readings,
     clock,
     wallClock: options.wallClock,
     registry,

@@ -53,6 +53,7 @@ it('a restored world snapshots to the same document as the world it was taken fr
     'taken_at',
     'seed',
     'signing_key',
+    'readings',
     'clock',
     'organizations',
     'scenarios',
