@@ -1,6 +1,6 @@
 import { readRegularFile } from '../files/read-regular-file';
 import { parse as parseYaml } from 'yaml';
-import { BvsMockConfig, toIssues, type Issue } from '../schemas';
+import { BvsMockConfig, PARSE_OPTIONS, toIssues, type Issue } from '../schemas';
 
 /**
  * Largest configuration file read, in bytes (1 MiB). A configuration lists organizations,
@@ -50,7 +50,7 @@ export function loadConfig(file?: string): BvsMockConfig {
       { cause: error },
     );
   }
-  const result = BvsMockConfig.safeParse(raw ?? {});
+  const result = BvsMockConfig.safeParse(raw ?? {}, PARSE_OPTIONS);
   if (!result.success) throw new ConfigError(file, toIssues(result.error));
   return result.data;
 }

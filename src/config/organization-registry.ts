@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { OrganizationSettings, type BvsMockConfig, type OrganizationConfig, type Scope } from '../schemas';
+import { OrganizationSettings, PARSE_OPTIONS, type BvsMockConfig, type OrganizationConfig, type Scope } from '../schemas';
 
 /** An OAuth client and the organization it belongs to. */
 export interface ClientGrant {
@@ -108,7 +108,7 @@ export class OrganizationRegistry {
   updateSettings(id: string, patch: Record<string, unknown>): ReturnType<typeof OrganizationSettings.safeParse> {
     const organization = this.organizations.get(id);
     if (!organization) throw new Error(`bvs-mock: unknown organization ${id}`);
-    const result = OrganizationSettings.safeParse({ ...organization.settings, ...patch });
+    const result = OrganizationSettings.safeParse({ ...organization.settings, ...patch }, PARSE_OPTIONS);
     if (result.success) organization.settings = result.data;
     return result;
   }

@@ -7,7 +7,7 @@ import { renderFormation } from './render-formation';
 export type FileSource =
   | { kind: 'consolidated_report'; validation: EntityValidation; batch: DataSourceRunBatch; generatedAt: string }
   | { kind: 'legal_report'; formation: Formation; generatedAt: string }
-  | { kind: 'document'; id: string; title: string; lines: string[]; generatedAt: string };
+  | { kind: 'document'; id: string; validationId: string; title: string; lines: string[]; generatedAt: string };
 
 /** The kinds of file, as they appear in `FILE_PATHS`. */
 export type FileKind = FileSource['kind'];
@@ -41,6 +41,7 @@ export function lookupFile(state: OrganizationState, kind: FileKind, id: string)
       return {
         kind,
         id,
+        validationId: validation.id,
         title: `${document.label}: ${validation.name}`,
         lines: [
           `Document ${document.name} (${document.label})`,

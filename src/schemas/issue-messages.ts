@@ -101,12 +101,44 @@ function kindOf(expected: string): string {
   return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
 }
 
-/** What a received value is, with the value itself when it is short: `a string ("yes")`, `null`, `an array`. */
+/** The most characters of a received string a message quotes. */
+const MAX_QUOTED = 100;
+
+/**
+ * A schema's own message with what was given added, `must be an e-mail address, got a string ("nobody")`,
+ * so every check says what it received, as zod's own checks do (issueMessage). A message that already
+ * says it (`got …`, or the value itself, `"succeded" is not one of …`, `AB is not one`) is kept as it is,
+ * and so is one about an object or an array, whose value a sentence cannot show.
+ *
+ * @example
+ * withGiven('must not be empty', ''); // 'must not be empty, got a string ("")'
+ */
+export function withGiven(message: string, input: unknown): string {
+  if (input === undefined || (typeof input === 'object' && input !== null) || typeof input === 'function') return message;
+  if (/\bgot\b/.test(message)) return message;
+  if (typeof input === 'string' && input !== '' && namesValue(message, input)) return message;
+  return `${message}, got ${describe(input)}`;
+}
+
+function namesValue(message: string, value: string): boolean {
+  if (message.includes(JSON.stringify(value))) return true;
+  if (value.length < 2) return false; // a bare "a" is a word of any sentence
+  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^\\w])${escaped}([^\\w]|$)`).test(message);
+}
+
+/**
+ * What a received value is, with the value itself quoted as JSON up to {@link MAX_QUOTED} characters:
+ * `a string ("yes")`, `a string of 250 characters starting "https://…"`, `null`, `an array`.
+ */
 function describe(input: unknown): string {
   if (input === null) return 'null';
   if (input === undefined) return 'nothing';
   if (Array.isArray(input)) return 'an array';
-  if (typeof input === 'string') return input.length <= 40 ? `a string (${JSON.stringify(input)})` : `a string of ${input.length} characters`;
+  if (typeof input === 'string')
+    return input.length <= MAX_QUOTED
+      ? `a string (${JSON.stringify(input)})`
+      : `a string of ${input.length} characters starting ${JSON.stringify(input.slice(0, MAX_QUOTED))}`;
   if (typeof input === 'number') return Number.isFinite(input) ? `the number ${input}` : String(input);
   if (typeof input === 'boolean') return `the boolean ${input}`;
   if (typeof input === 'object') return 'an object';

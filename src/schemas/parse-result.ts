@@ -1,4 +1,5 @@
 import type { ZodError, ZodType, output } from 'zod';
+import { withGiven } from './issue-messages';
 import { listIssues } from './listed-issues';
 
 /**
@@ -51,7 +52,8 @@ export function jsonPathSegments(jsonPath: string): Array<string | number> {
 
 /**
  * Turns a zod error into issues. Unknown keys are reported one issue per key,
- * at the key's own path, so the message says exactly which field is not allowed.
+ * at the key's own path, so the message says exactly which field is not allowed. A message says what
+ * was given when the error was made with {@link PARSE_OPTIONS}.
  */
 export function toIssues(error: ZodError): Issue[] {
   const issues: Issue[] = [];
@@ -62,14 +64,20 @@ export function toIssues(error: ZodError): Issue[] {
       }
       continue;
     }
-    issues.push({ path: toJsonPath(issue.path), code: issue.code, message: issue.message });
+    issues.push({ path: toJsonPath(issue.path), code: issue.code, message: withGiven(issue.message, (issue as { input?: unknown }).input) });
   }
   return issues;
 }
 
+/**
+ * How every check of bvs-mock parses: zod keeps each issue's input (`reportInput`), so that
+ * {@link toIssues} can say what was given after a schema's own message.
+ */
+export const PARSE_OPTIONS = { reportInput: true } as const;
+
 /** Checks `value` with `schema` and returns a {@link ParseResult}. */
 export function parseWith<S extends ZodType>(schema: S, value: unknown): ParseResult<output<S>> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, PARSE_OPTIONS);
   return result.success ? { ok: true, value: result.data } : { ok: false, issues: toIssues(result.error) };
 }
 

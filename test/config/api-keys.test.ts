@@ -84,8 +84,8 @@ test('a configuration with api_keys: [key_a] starts bvs-mock serve, and the key 
 });
 
 test.each([
-  ['an empty API key', '[""]', 'an API key must not be empty; give any printable text, like key_a'],
-  ['a whitespace-only API key', '["   "]', 'an API key must not be empty or only spaces; give any printable text, like key_a'],
+  ['an empty API key', '[""]', 'an API key must not be empty; give any printable text, like key_a, got a string ("")'],
+  ['a whitespace-only API key', '["   "]', 'an API key must not be empty or only spaces; give any printable text, like key_a, got a string ("   ")'],
   [
     'an API key with a space',
     '["key a"]',

@@ -62,7 +62,7 @@ test('a refused advance names the current time, the limit and the largest advanc
 
 test('one advance is capped at ten years by the request schema', async () => {
   const error = expectApiError(await t.json('POST', '/_mock/clock/advance', { seconds: TEN_YEARS + 1 }), 422, 'validation_failed');
-  expect(error.issues).toEqual([expect.objectContaining({ path: '$.seconds', message: 'must be at most ten years' })]);
+  expect(error.issues).toEqual([expect.objectContaining({ path: '$.seconds', message: 'must be at most ten years, got the number 315360001' })]);
 });
 
 test('POST /_mock/reset brings the clock back to its start, and advancing works again', async () => {

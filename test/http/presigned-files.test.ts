@@ -5,7 +5,7 @@ import { expectApiError, useTestServer } from '../support/api-test-server';
 import { CL_FORMATION, HAPPY_PARTNERS } from '../support/built-in-tins';
 
 // PDFs behind pre-signed URLs: they work for 24 simulated hours, then answer 410 url_expired, and
-// reading the resource again gives a fresh URL (spec §6 rule 2, §8; docs/fidelity.md row 18).
+// the re-fetch operation the 410 names gives a fresh URL (spec §6 rule 2, §8; docs/fidelity.md rows 18, 77).
 
 const DAY = 24 * 60 * 60;
 
@@ -52,7 +52,31 @@ test('a report URL works until the last second of its 24 hours and answers 410 u
   expect((await t.call(url)).status).toBe(200);
   await t.advance(1);
   const error = expectApiError(await t.call(url), 410, 'url_expired');
-  expect(error.message).toMatch(/Read the resource again/);
+  expect(error.message).toMatch(/expired at /);
+});
+
+/** Does what a 410 message says: the one `GET /api/v2/…` it names, and the fresh URL of the same file in that answer. */
+async function followExpiredMessage(message: string, pick: (answer: unknown) => string): Promise<string> {
+  const named = /GET (\/api\/v2\/\S+?)[ .,;]/.exec(message);
+  expect(named).not.toBeNull();
+  const answer = await t.get(named![1]!);
+  expect(answer.status).toBe(200);
+  return pick(answer.json());
+}
+
+test('an expired URL\'s 410 names the read that gives a fresh URL, and that read does (it said "Read the resource again", which gave the same expired URL)', async () => {
+  const validation = await playedValidation(HAPPY_PARTNERS);
+  const report = validation.data_source_run_batches[0]!.consolidated_report_url!;
+  const formed = await playedValidation(CL_FORMATION);
+  const formation = await formationOf(formed.id);
+  await t.advance(DAY);
+  const reportError = expectApiError(await t.call(report), 410, 'url_expired');
+  const freshReport = await followExpiredMessage(reportError.message, (answer) => DataSourceRunBatch.parse(answer).consolidated_report_url!);
+  await expectPdf(await t.call(freshReport));
+  const legalError = expectApiError(await t.call(formation.legal_report_url), 410, 'url_expired');
+  await expectPdf(await t.call(await followExpiredMessage(legalError.message, (answer) => Formation.parse(answer).legal_report_url)));
+  const documentError = expectApiError(await t.call(formation.documents[0]!.url), 410, 'url_expired');
+  await expectPdf(await t.call(await followExpiredMessage(documentError.message, (answer) => Formation.parse(answer).documents[0]!.url)));
 });
 
 test('after 24 hours GET data_source_run_batches/:id gives a fresh report URL that works again', async () => {

@@ -1,6 +1,6 @@
 import { z } from '../../src/schemas/zod';
 import { parseWith } from '../../src/schemas';
-import { expectApiError, useTestServer } from '../support/api-test-server';
+import { DEFAULT_API_KEY, bearer, expectApiError, useTestServer } from '../support/api-test-server';
 
 // Every check zod makes speaks bvs-mock's one form ("must be …, got …"), whether or not the schema wrote
 // its own message: zod's wording ("Invalid option: expected one of …") never reaches a user.
@@ -46,8 +46,35 @@ test.each<[string, z.ZodType, unknown, RegExp]>([
   expect(messages.some((message) => expected.test(message))).toBe(true);
 });
 
-test('a schema that writes its own message keeps it', () => {
-  expect(messagesOf(z.string().min(1, { message: 'must not be empty' }), '')).toEqual(['must not be empty']);
+test('a schema that writes its own message keeps its words and says what was given', () => {
+  expect(messagesOf(z.string().min(1, { message: 'must not be empty' }), '')).toEqual(['must not be empty, got a string ("")']);
+});
+
+test('a format check with its own message still says what was given ($.url, $.contact_email left out "got …")', () => {
+  expect(messagesOf(z.url({ protocol: /^https?$/, message: 'must be an absolute http:// or https:// URL' }), 'ftp://x')).toEqual([
+    'must be an absolute http:// or https:// URL, got a string ("ftp://x")',
+  ]);
+  expect(messagesOf(z.email({ message: 'must be an e-mail address' }), 'nobody')).toEqual(['must be an e-mail address, got a string ("nobody")']);
+});
+
+test('what was given is quoted up to 100 characters, and a longer value by its start and length', () => {
+  const long = `https://example.com/${'a'.repeat(200)}`;
+  const [short] = messagesOf(z.email({ message: 'must be an e-mail address' }), 'x'.repeat(100));
+  expect(short).toBe(`must be an e-mail address, got a string (${JSON.stringify('x'.repeat(100))})`);
+  const [message] = messagesOf(z.email({ message: 'must be an e-mail address' }), long);
+  expect(message).toBe(`must be an e-mail address, got a string of ${long.length} characters starting ${JSON.stringify(long.slice(0, 100))}`);
+});
+
+test('a message that already names the value is left as it is', () => {
+  const schema = z.string().refine((value) => value === 'a', { message: 'must be "a"; "b" is not it' });
+  expect(
+    messagesOf(
+      z.string().superRefine((value, context) => context.addIssue({ code: 'custom', message: `${JSON.stringify(value)} is not allowed` })),
+      'b',
+    ),
+  ).toEqual(['"b" is not allowed']);
+  expect(messagesOf(z.boolean(), 'yes')).toEqual(['must be a boolean, got a string ("yes")']);
+  expect(messagesOf(schema, 'b')).toEqual(['must be "a"; "b" is not it']);
 });
 
 describe('over HTTP', () => {
@@ -60,5 +87,29 @@ describe('over HTTP', () => {
     expect(byPath['$.enabled']).toBe('must be a boolean, got a string ("yes")');
     expect(byPath['$.auth_type']).toMatch(/^must be one of "none", "secret"/);
     expect(error.message).not.toMatch(/Invalid (option|input)/);
+  });
+
+  test('format checks of requests say what was given: $.url of an endpoint, $.contact_email of a validation', async () => {
+    const endpoint = expectApiError(
+      await t.json('POST', '/_mock/webhook_endpoints', { name: 'hooks', url: 'ftp://example.com/hooks' }),
+      422,
+      'validation_failed',
+    );
+    expect(endpoint.issues).toContainEqual(
+      expect.objectContaining({ path: '$.url', message: expect.stringMatching(/, got a string \("ftp:\/\/example\.com\/hooks"\)$/) }),
+    );
+    const created = await t.json(
+      'POST',
+      '/api/v2/entity_validations',
+      { tin: '76086428-5', country: 'CL', contact_email: 'not-an-address' },
+      bearer(DEFAULT_API_KEY),
+    );
+    const validation = expectApiError(created, 422, 'validation_failed');
+    expect(validation.issues).toContainEqual({
+      path: '$.contact_email',
+      code: 'invalid_format',
+      message: 'must be an e-mail address, got a string ("not-an-address")',
+    });
+    expect(validation.message).toContain('$.contact_email: must be an e-mail address, got a string ("not-an-address")');
   });
 });

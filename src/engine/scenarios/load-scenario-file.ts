@@ -1,6 +1,6 @@
 import { LineCounter, parseDocument } from 'yaml';
 import { describeBytes, readRegularFile } from '../../files/read-regular-file';
-import { Scenario, toIssues } from '../../schemas';
+import { PARSE_OPTIONS, Scenario, toIssues } from '../../schemas';
 import { jsonPathLocator } from './locate-json-path';
 import type { ScenarioFileIssue } from './scenario-file-issue';
 import { yamlDocumentIssues } from './yaml-document-issues';
@@ -131,7 +131,7 @@ export function parseScenarioSource({ text, file }: ScenarioSource): ScenarioFil
     };
   }
 
-  const parsed = Scenario.safeParse(value);
+  const parsed = Scenario.safeParse(value, PARSE_OPTIONS);
   if (parsed.success) return { ok: true, value: parsed.data, file, lineOf };
   // In file order, so a reader fixes the file from top to bottom (Array.prototype.sort is stable).
   const issues = toIssues(parsed.error)
