@@ -24,6 +24,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { freePort } = require('./free-port');
+const { busyShare } = require('./busy-share');
 const autocannon = require('autocannon');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -383,23 +384,6 @@ function row(cells) {
 const int = (value) => Math.round(value).toLocaleString('en-US');
 const ratioCell = (value, unit) => (value == null || !Number.isFinite(value) ? 'n/a' : `${value.toFixed(2)}${unit ? ` × ${unit}` : ''}`);
 const mark = (ok) => (ok == null ? 'not measured' : ok ? 'pass' : 'FAIL');
-
-/** Share of all cores busy over half a second (Linux /proc/stat), or null: other work on the machine skews every figure. */
-async function busyShare() {
-  const sample = () => {
-    try {
-      const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-      return { idle: fields[3] + (fields[4] || 0), total: fields.reduce((sum, value) => sum + value, 0) };
-    } catch {
-      return null;
-    }
-  };
-  const first = sample();
-  await sleep(500);
-  const second = sample();
-  if (!first || !second || second.total === first.total) return null;
-  return 1 - (second.idle - first.idle) / (second.total - first.total);
-}
 
 async function main() {
   const busy = await busyShare();

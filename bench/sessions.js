@@ -26,6 +26,7 @@ const { fork, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
+const { busyShare } = require('./busy-share');
 
 const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'bvs-mock.js');
@@ -371,23 +372,6 @@ async function measureSnapshot() {
 const mb = (value) => (value == null ? 'n/a' : `${Math.round(value)} MB`);
 const num = (value, digits = 0) => (value == null || !Number.isFinite(value) ? 'n/a' : value.toFixed(digits));
 const row = (cells) => `| ${cells.join(' | ')} |`;
-
-/** Share of all cores busy over half a second (Linux /proc/stat), or null: other work on the machine skews every figure. */
-async function busyShare() {
-  const sample = () => {
-    try {
-      const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-      return { idle: fields[3] + (fields[4] || 0), total: fields.reduce((sum, value) => sum + value, 0) };
-    } catch {
-      return null;
-    }
-  };
-  const first = sample();
-  await sleep(500);
-  const second = sample();
-  if (!first || !second || second.total === first.total) return null;
-  return 1 - (second.idle - first.idle) / (second.total - first.total);
-}
 
 async function main() {
   if (!fs.existsSync(BIN)) throw new Error(`${BIN} is missing: run npm run build first`);

@@ -1,25 +1,11 @@
-import { SessionAnswer } from '../../src/schemas';
-import { expectApiError, startTestServer, DEFAULT_API_KEY, type TestServer } from '../support/api-test-server';
+import { expectApiError, DEFAULT_API_KEY, type TestServer } from '../support/api-test-server';
+import { makeSession, serversClosedAfterEach } from '../support/sessions';
 
 // A reading is a setting of a world: a session plays the server's readings (`--reading`, the configuration's
 // `readings:`) unless it gives its own in POST /_mock/sessions; an unknown name or value is a 422 at its path.
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-async function serve(options: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
-  const t = await startTestServer(options);
-  servers.push(t);
-  return t;
-}
-
-async function session(t: TestServer, body: Record<string, unknown>): Promise<SessionAnswer> {
-  const made = await t.json('POST', '/_mock/sessions', body);
-  if (made.status !== 201) throw new Error(`POST /_mock/sessions: ${made.status} ${made.text()}`);
-  return SessionAnswer.parse(made.json());
-}
+const { serve } = serversClosedAfterEach();
+const session = makeSession;
 
 /** Creates a main-definitive-error validation with `key`, plays it to its end, and answers the event types its world emitted. */
 async function playedTypes(t: TestServer, base: string, key: string): Promise<string[]> {

@@ -1,30 +1,17 @@
 import { EntityValidation, SessionAnswer, SessionList } from '../../src/schemas';
-import { bearer, expectApiError, startTestServer, DEFAULT_API_KEY, type TestServer } from '../support/api-test-server';
+import { bearer, expectApiError, DEFAULT_API_KEY, type TestServer } from '../support/api-test-server';
 import { HAPPY_NO_PARTNERS, HAPPY_PARTNERS } from '../support/built-in-tins';
 import { startSilentPort } from '../support/silent-port';
 import { openEventStream } from '../support/event-stream';
+import { makeSession, serversClosedAfterEach } from '../support/sessions';
 
 // Sessions: one server, many isolated worlds (docs/design.md "Sessions", docs/fidelity.md rows 114 to 118).
 // Requests reach a session by their credentials (API key, OAuth client, its tokens, pre-signed and recipient
 // URLs) or by the session's control prefix; today's /_mock/... is the default session, unchanged.
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
+const { serve } = serversClosedAfterEach();
 
-async function serve(options: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
-  const t = await startTestServer(options);
-  servers.push(t);
-  return t;
-}
-
-async function session(t: TestServer, body: Record<string, unknown> = {}): Promise<SessionAnswer> {
-  const made = await t.json('POST', '/_mock/sessions', body);
-  if (made.status !== 201) throw new Error(`POST /_mock/sessions: ${made.status} ${made.text()}`);
-  expect(made.headers.location).toBe(`/_mock/sessions/${made.json<SessionAnswer>().id}`);
-  return SessionAnswer.parse(made.json());
-}
+const session = makeSession;
 
 const keyOf = (made: SessionAnswer) => made.organizations[0]!.api_keys[0]!;
 
