@@ -1,6 +1,6 @@
 import { ControlApiError } from './api';
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 
 /** A status as a coloured label: green for what succeeded, amber for what waits, red for what failed. */
 export function Badge({ value, title }: { value: string; title?: string }) {
@@ -129,4 +129,24 @@ export function Panel({ title, actions, children }: { title: ComponentChildren; 
 /** Shown while nothing is loaded yet. */
 export function Loading() {
   return <p class="muted">Loading…</p>;
+}
+
+/**
+ * A text filter that applies when committed (Enter or leaving the field). What is typed is the field's own until
+ * then: a live update drawing the view again while someone types (a delivery retried, a new event) keeps it, where
+ * a field bound to the applied filter alone would be emptied under the typist's hands.
+ */
+export function FilterInput({ label, placeholder, value, onCommit }: { label: string; placeholder: string; value: string; onCommit: (value: string) => void }) {
+  const [draft, setDraft] = useState(value);
+  // A filter applied from elsewhere (a link, Back) replaces what was typed.
+  useEffect(() => setDraft(value), [value]);
+  return (
+    <input
+      aria-label={label}
+      placeholder={placeholder}
+      value={draft}
+      onInput={(event) => setDraft(event.currentTarget.value)}
+      onChange={(event) => onCommit(event.currentTarget.value.trim())}
+    />
+  );
 }

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import type { ControlQuery } from '../../src/client/control-contract';
 import { EVENT_TYPES } from '../../src/schemas/event-type-names';
 import { useControl } from '../api';
-import { Badge, ErrorNote, Instant, Json, Loading, Panel, offset } from '../components';
+import { Badge, ErrorNote, FilterInput, Instant, Json, Loading, Panel, offset } from '../components';
 import { go, linkTo } from '../hash-route';
 import { useLoad } from '../use-load';
 
@@ -71,18 +71,8 @@ export function EventsView({ filters }: { filters: EventFilters }) {
                 </option>
               ))}
             </select>
-            <input
-              aria-label="Validation"
-              placeholder="evl_… validation"
-              value={filters.validation ?? ''}
-              onChange={(event) => set({ validation: event.currentTarget.value.trim() })}
-            />
-            <input
-              aria-label="Label"
-              placeholder="label (test name)"
-              value={filters.label ?? ''}
-              onChange={(event) => set({ label: event.currentTarget.value.trim() || undefined })}
-            />
+            <FilterInput label="Validation" placeholder="evl_… validation" value={filters.validation ?? ''} onCommit={(validation) => set({ validation })} />
+            <FilterInput label="Label" placeholder="label (test name)" value={filters.label ?? ''} onCommit={(label) => set({ label: label || undefined })} />
           </div>
           <ErrorNote error={page.error} />
           {page.data === undefined ? (
