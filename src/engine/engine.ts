@@ -225,7 +225,7 @@ export class Engine {
       const why =
         'waitingRunId' in running
           ? `its run ${running.waitingRunId} waits for input (POST /_mock/data_source_runs/${running.waitingRunId}/input)`
-          : `its last step is due at ${new Date(running.lastDueAt).toISOString()} (move the clock there, or POST /_mock/clock/run)`;
+          : `the steps it has scheduled so far end at ${new Date(running.lastDueAt).toISOString()}, and it schedules more as it goes (a run's next status, a partner's batch, the report), so it may end later; POST /_mock/clock/run plays it to its end`;
       return refuse('conflict', `the play of ${id} in batch ${latest} is still running: ${why}; revalidate once it has ended`);
     }
     this.startPlay(state, root, scenario, null);
