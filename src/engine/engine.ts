@@ -184,7 +184,7 @@ export class Engine {
   getValidation(organizationId: string, id: string): EntityValidation | undefined {
     const state = this.trees.find(organizationId);
     const validation = state?.validations.get(id);
-    return state && validation ? renderValidation(state, validation) : undefined;
+    return state && validation ? renderValidation(state, validation, this.options.clock.now()) : undefined;
   }
 
   /** The records of a run (docs/fidelity.md row 17); empty until the run succeeded. */
@@ -278,7 +278,7 @@ export class Engine {
   getInformationRequest(organizationId: string, id: string): InformationRequest | undefined {
     const state = this.trees.find(organizationId);
     const request = state?.informationRequests.get(id);
-    return state && request ? renderInformationRequest(state, request) : undefined;
+    return state && request ? renderInformationRequest(state, request, this.options.clock.now()) : undefined;
   }
 
   /**
