@@ -167,14 +167,14 @@ export const problems = {
     new ApiProblem('not_found', `No scenario named "${name}".${didYouMean(name, names)} GET /_mock/scenarios lists them.`),
   unknownScenario: (message: string) =>
     new ApiProblem('invalid_request', sentence(message), [{ path: '$headers["x-mock-scenario"]', code: 'scenario_not_found', message }]),
-  /** `refetch`: the read that signs the file anew, `GET /api/v2/data_source_run_batches/dsrb_…` (docs/fidelity.md rows 18, 77). */
-  urlExpired: (expiredAt: string, refetch: string | undefined) =>
+  /** `refetch`: the reads that sign the file anew, `/api/v2/entity_validations/evl_…` (docs/fidelity.md rows 18, 77). */
+  urlExpired: (expiredAt: string, refetch: readonly string[]) =>
     new ApiProblem(
       'url_expired',
       `This pre-signed URL expired at ${expiredAt} (24 hours after it was issued, spec §8). ${
-        refetch === undefined
+        refetch.length === 0
           ? 'Its file no longer exists.'
-          : `GET ${refetch} answers with a fresh URL of this file, valid 24 hours from that read (reading the validation or an event again gives the URL as issued, which stays expired).`
+          : `${refetch.map((path) => `GET ${path}`).join(' or ')} answers with a fresh URL of this file, valid 24 hours from that read (an event's payload keeps the URL as issued).`
       }`,
     ),
   badSignature: () => new ApiProblem('not_found', 'This pre-signed URL is not valid (wrong or missing signature). Use the URL exactly as the API gave it.'),

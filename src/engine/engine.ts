@@ -180,7 +180,7 @@ export class Engine {
   getValidation(organizationId: string, id: string): EntityValidation | undefined {
     const state = this.trees.find(organizationId);
     const validation = state?.validations.get(id);
-    return state && validation ? renderValidation(state, validation) : undefined;
+    return state && validation ? renderValidation(state, validation, this.options.clock.now()) : undefined;
   }
 
   /** The records of a run (docs/fidelity.md row 17); empty until the run succeeded. */
@@ -221,7 +221,7 @@ export class Engine {
       const why =
         'waitingRunId' in running
           ? `its run ${running.waitingRunId} waits for input (POST /_mock/data_source_runs/${running.waitingRunId}/input)`
-          : `its last step is due at ${new Date(running.lastDueAt).toISOString()} (move the clock there, or POST /_mock/clock/run)`;
+          : `the steps it has scheduled so far end at ${new Date(running.lastDueAt).toISOString()}, and it schedules more as it goes (a run's next status, a partner's batch, the report), so it may end later; POST /_mock/clock/run plays it to its end`;
       return refuse('conflict', `the play of ${id} in batch ${latest} is still running: ${why}; revalidate once it has ended`);
     }
     this.startPlay(state, root, scenario, null);
@@ -274,7 +274,7 @@ export class Engine {
   getInformationRequest(organizationId: string, id: string): InformationRequest | undefined {
     const state = this.trees.find(organizationId);
     const request = state?.informationRequests.get(id);
-    return state && request ? renderInformationRequest(state, request) : undefined;
+    return state && request ? renderInformationRequest(state, request, this.options.clock.now()) : undefined;
   }
 
   /**

@@ -9,7 +9,7 @@ import type {
   SignedFile,
   ValidationRecord,
 } from './records';
-import type { UrlSigner } from '../reports/url-signer';
+import { PRESIGNED_URL_LIFETIME_MS, type UrlSigner } from '../reports/url-signer';
 
 /**
  * Everything one organization owns. Organizations never share records: an id
@@ -34,9 +34,15 @@ export class OrganizationState {
     readonly signer: UrlSigner,
   ) {}
 
-  /** The URL of a file: signed at its issue instant, or at `reissueAt` for an operation that re-fetches URLs (docs/fidelity.md rows 18, 77). */
-  signedUrl(file: SignedFile, reissueAt?: number): string {
-    return this.signer.sign(file.path, reissueAt ?? file.issuedAt);
+  /**
+   * The URL of a file: signed at its issue instant, or at `reissueAt` for an operation that re-fetches URLs
+   * (docs/fidelity.md rows 18, 77); a read at `readAt` signs it anew at the read only once the URL issued
+   * with the file has expired, so before that it answers the URL its events carried.
+   */
+  signedUrl(file: SignedFile, reissueAt?: number, readAt?: number): string {
+    if (reissueAt !== undefined) return this.signer.sign(file.path, reissueAt);
+    const expired = readAt !== undefined && readAt >= file.issuedAt + PRESIGNED_URL_LIFETIME_MS;
+    return this.signer.sign(file.path, expired ? readAt : file.issuedAt);
   }
 
   /** A record that must exist because the engine itself linked to it. */

@@ -42,9 +42,10 @@ export function renderLatestRun(run: RunRecord): LatestDataSourceRun {
 /**
  * A batch with its runs, its own alerts and, recursively, its child batches,
  * as they stand now (spec §2: batches are self-similar). Its report URL is signed at its issue
- * instant, or at `reissueAt` for the operation that re-fetches it (docs/fidelity.md rows 18, 77).
+ * instant, or at `reissueAt` for the operation that re-fetches it (docs/fidelity.md rows 18, 77); a read at
+ * `readAt` signs anew only what has expired (OrganizationState.signedUrl).
  */
-export function renderBatch(state: OrganizationState, batch: BatchRecord, reissueAt?: number): DataSourceRunBatch {
+export function renderBatch(state: OrganizationState, batch: BatchRecord, reissueAt?: number, readAt?: number): DataSourceRunBatch {
   return {
     id: batch.id,
     runs_succeeded: batch.runsSucceeded,
@@ -56,13 +57,13 @@ export function renderBatch(state: OrganizationState, batch: BatchRecord, reissu
     request_type: 'normal',
     created_at: batch.createdAt,
     updated_at: batch.updatedAt,
-    consolidated_report_url: batch.consolidatedReport === null ? null : state.signedUrl(batch.consolidatedReport, reissueAt),
+    consolidated_report_url: batch.consolidatedReport === null ? null : state.signedUrl(batch.consolidatedReport, reissueAt, readAt),
     data_source_runs: batch.runIds.map((id) => {
       const run = must(state.runs, id);
       return { id: run.id, type: run.type, status: run.status, created_at: run.createdAt, succeeded_at: run.succeededAt };
     }),
     raised_alerts: batch.alertIds.map((id) => renderAlert(must(state.alerts, id))),
-    child_batches: batch.childBatchIds.map((id) => renderBatch(state, must(state.batches, id))),
+    child_batches: batch.childBatchIds.map((id) => renderBatch(state, must(state.batches, id), reissueAt, readAt)),
     webhook: batch.webhook === null ? null : { ...batch.webhook },
   };
 }

@@ -33,8 +33,8 @@ export function renderAssignment(assignment: AssignmentRecord): Assignment {
   };
 }
 
-/** An information request as its events carry it (spec §2). */
-export function renderInformationRequest(state: OrganizationState, request: InformationRequestRecord): InformationRequest {
+/** An information request as its events carry it (spec §2); read at `readAt`, with its expired URLs signed anew. */
+export function renderInformationRequest(state: OrganizationState, request: InformationRequestRecord, readAt?: number): InformationRequest {
   return {
     id: request.id,
     name: request.name,
@@ -42,10 +42,10 @@ export function renderInformationRequest(state: OrganizationState, request: Info
     entity_validation_id: request.validationId,
     template_id: request.templateId,
     recipient_url: request.recipientUrl,
-    consolidated_report_url: request.consolidatedReport === null ? null : state.signedUrl(request.consolidatedReport),
+    consolidated_report_url: request.consolidatedReport === null ? null : state.signedUrl(request.consolidatedReport, undefined, readAt),
     responsible_comment: request.responsibleComment,
     requestable_items: request.itemIds.map((id) => renderRequestableItem(must(state.requestableItems, id))),
-    data_source_run_batch: renderBatch(state, must(state.batches, request.batchId)),
+    data_source_run_batch: renderBatch(state, must(state.batches, request.batchId), undefined, readAt),
     assignments: request.assignmentIds.map((id) => renderAssignment(must(state.assignments, id))),
     information_sheet: request.informationSheet === null ? null : structuredClone(request.informationSheet),
     analysis_chat: request.analysisChat.map((message) => ({ ...message })),

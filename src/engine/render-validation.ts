@@ -24,7 +24,7 @@ function renderRelatedEntity(validation: ValidationRecord): RelatedEntity {
  * related entities discovered so far, and the alerts and runs of its latest
  * batch (docs/fidelity.md, "latest" rows).
  */
-export function renderValidation(state: OrganizationState, validation: ValidationRecord): EntityValidation {
+export function renderValidation(state: OrganizationState, validation: ValidationRecord, readAt?: number): EntityValidation {
   const latestBatchId = validation.batchIds[validation.batchIds.length - 1];
   const latest = latestBatchId === undefined ? undefined : must(state.batches, latestBatchId);
   return {
@@ -41,7 +41,7 @@ export function renderValidation(state: OrganizationState, validation: Validatio
       const request = must(state.informationRequests, id);
       return { id: request.id, name: request.name, created_at: request.createdAt, recipient_url: request.recipientUrl };
     }),
-    data_source_run_batches: validation.batchIds.map((id) => renderBatch(state, must(state.batches, id))),
+    data_source_run_batches: validation.batchIds.map((id) => renderBatch(state, must(state.batches, id), undefined, readAt)),
     related_entities: validation.relatedEntityIds.map((id) => renderRelatedEntity(must(state.validations, id))),
     latest_raised_alerts: latest ? latest.alertIds.map((id) => renderAlert(must(state.alerts, id))) : [],
     latest_data_source_runs: latest ? latest.runIds.map((id) => renderLatestRun(must(state.runs, id))) : [],

@@ -374,7 +374,9 @@ export class TreePlay {
 
   /**
    * Why this play still runs, for a revalidation that must wait (docs/fidelity.md row 79): the run that
-   * waits for input, or when its last scheduled step is due; undefined once it has ended.
+   * waits for input, or when its last scheduled step is due; undefined once it has ended. A play schedules its
+   * next steps as it goes (a run's next status, a partner's batch, the report), so `lastDueAt` is when the
+   * steps known now end, not an instant at which the play is sure to have ended.
    */
   get stillRunning(): { waitingRunId: string } | { lastDueAt: number } | undefined {
     for (const id of this.waitingRuns.keys()) return { waitingRunId: id };

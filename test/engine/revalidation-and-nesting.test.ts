@@ -14,7 +14,7 @@ describe('revalidation over HTTP', () => {
   test('a revalidation while the previous play still runs is refused with 409, and does not start overlapping plays', async () => {
     const created = await t.create({ tin: HAPPY_PARTNERS, country: 'CL' });
     const error = expectApiError(await revalidate(created.id), 409, 'conflict');
-    expect(error.message).toMatch(/is still running: its last step is due at \d{4}-\d\d-\d\dT.*POST \/_mock\/clock\/run/);
+    expect(error.message).toMatch(/is still running: the steps it has scheduled so far end at \d{4}-\d\d-\d\dT.*POST \/_mock\/clock\/run/);
     expectApiError(await revalidate(created.id), 409, 'conflict');
     await t.runClock();
     expect((await revalidate(created.id)).status).toBe(202);
@@ -23,6 +23,27 @@ describe('revalidation over HTTP', () => {
     const validation = (await t.get(`/api/v2/entity_validations/${created.id}`)).json<EntityValidation>();
     expect(validation.data_source_run_batches).toHaveLength(2);
     expect(t.events.filter((event) => event.type === 'data_source_run_batch.consolidated_report_ready')).toHaveLength(2);
+  });
+
+  test('a revalidation refused during a play names no instant it cannot keep: the play grew past "its last step due at T" (retries at T kept getting 409)', async () => {
+    const created = await t.create({ tin: HAPPY_PARTNERS, country: 'CL' });
+    const named: string[] = [];
+    for (let tries = 0; tries < 10; tries += 1) {
+      const answer = await revalidate(created.id);
+      if (answer.status === 202) break;
+      const error = expectApiError(answer, 409, 'conflict');
+      // What it names: when the steps scheduled so far end, that the play may go on past it, and what plays it to its end.
+      const at = /the steps it has scheduled so far end at (\S+), and it schedules more as it goes/.exec(error.message);
+      expect(at).not.toBeNull();
+      expect(error.message).toMatch(/POST \/_mock\/clock\/run plays it to its end/);
+      named.push(at![1]!);
+      const now = (await t.get('/_mock/clock')).json<{ now: string }>().now;
+      await t.advance((Date.parse(at![1]!) - Date.parse(now)) / 1000);
+    }
+    expect(named.length).toBeGreaterThan(1); // the play did grow: a single "last step" instant would have been wrong
+    expectApiError(await revalidate(created.id), 409, 'conflict');
+    await t.runClock();
+    expect((await revalidate(created.id)).status).toBe(202);
   });
 
   test('a play waiting for input is still running: the refusal names the run and how to give it input', async () => {

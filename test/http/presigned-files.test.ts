@@ -71,12 +71,34 @@ test('an expired URL\'s 410 names the read that gives a fresh URL, and that read
   const formation = await formationOf(formed.id);
   await t.advance(DAY);
   const reportError = expectApiError(await t.call(report), 410, 'url_expired');
-  const freshReport = await followExpiredMessage(reportError.message, (answer) => DataSourceRunBatch.parse(answer).consolidated_report_url!);
+  const freshReport = await followExpiredMessage(
+    reportError.message,
+    (answer) => EntityValidation.parse(answer).data_source_run_batches[0]!.consolidated_report_url!,
+  );
   await expectPdf(await t.call(freshReport));
   const legalError = expectApiError(await t.call(formation.legal_report_url), 410, 'url_expired');
   await expectPdf(await t.call(await followExpiredMessage(legalError.message, (answer) => Formation.parse(answer).legal_report_url)));
   const documentError = expectApiError(await t.call(formation.documents[0]!.url), 410, 'url_expired');
   await expectPdf(await t.call(await followExpiredMessage(documentError.message, (answer) => Formation.parse(answer).documents[0]!.url)));
+});
+
+test('GET entity_validations/:id answers the report URL as issued for 24 hours, then one valid 24 hours from the read, even right after a cached read', async () => {
+  const validation = await playedValidation(HAPPY_PARTNERS);
+  const issued = validation.data_source_run_batches[0]!.consolidated_report_url!;
+  const read = async () =>
+    EntityValidation.parse((await t.get(`/api/v2/entity_validations/${validation.id}`)).json()).data_source_run_batches[0]!.consolidated_report_url!;
+  await t.advance(DAY - 1);
+  expect(await read()).toBe(issued);
+  await t.advance(1);
+  const fresh = await read();
+  expect(fresh).not.toBe(issued);
+  const now = Date.parse((await t.get('/_mock/clock')).json<{ now: string }>().now);
+  expect(Number(new URL(fresh).searchParams.get('expires')) * 1000).toBe(now + DAY * 1000);
+  expect(await read()).toBe(fresh);
+  await expectPdf(await t.call(fresh));
+  expect(t.events.find((event) => event.type === 'data_source_run_batch.consolidated_report_ready')?.body).toMatchObject({
+    data_source_run_batch: { consolidated_report_url: issued },
+  });
 });
 
 test('after 24 hours GET data_source_run_batches/:id gives a fresh report URL that works again', async () => {

@@ -40,11 +40,14 @@ test('reading a batch 25 hours later does not change what the validation or the 
   expect(expiresOf(refetched.consolidated_report_url)).toBe(Math.floor(now / 1000) + 24 * 3600);
   expect(expiresOf(formation.legal_report_url)).toBe(Math.floor(now / 1000) + 24 * 3600);
   expect((await t.call(refetched.consolidated_report_url!)).headers['content-type']).toBe('application/pdf');
-  // ...and nothing is stored: the validation and the request both still show the URL issued with the report.
+  // ...and nothing is stored: the validation and the request, read at that instant, agree with the re-fetch (the
+  // URL issued with the report has expired, so a read signs it anew for its own instant), and change no state.
   const after = await readValidation(validation.id);
-  expect(after.data_source_run_batches[0]!.consolidated_report_url).toBe(issued);
-  expect((await readRequest(requestId)).consolidated_report_url).toBe(issued);
+  expect(after.data_source_run_batches[0]!.consolidated_report_url).toBe(refetched.consolidated_report_url);
+  expect(after.data_source_run_batches[0]!.consolidated_report_url).not.toBe(issued);
+  expect((await readRequest(requestId)).consolidated_report_url).toBe(refetched.consolidated_report_url);
   expect(after).toEqual(await readValidation(validation.id));
+  expect(mockParts(t.server).world.engine.stateVersion).toBe(version);
 });
 
 test('two re-fetches at one instant give the same URL, and one a second later a newer one', async () => {

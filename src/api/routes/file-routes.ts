@@ -12,7 +12,7 @@ const FOLDERS: Record<string, FileKind> = {
 /**
  * The PDFs behind pre-signed URLs: consolidated reports, legal reports and
  * formation documents (spec §2, §6). A URL works for 24 simulated hours, then
- * answers 410 `url_expired`, naming the re-fetch operation that gives a fresh one (row 18).
+ * answers 410 `url_expired`, naming the reads that give a fresh one (rows 18, 77).
  * The path names the organization (`FILE_PATHS`), the signature covers it, and
  * the file is looked up in that organization only.
  */
@@ -27,7 +27,7 @@ export const fileRoutes: Route[] = Object.entries(FOLDERS).map(([folder, kind]) 
     const { signer, clock, engine } = context.world;
     const check = signer.check(context.request.path, context.request.query.get('expires'), context.request.query.get('signature'), clock.now());
     if (!check.ok) {
-      if (check.reason === 'expired') throw problems.urlExpired(new Date(check.expiredAt!).toISOString(), refetchPath(engine, organizationId, kind, file));
+      if (check.reason === 'expired') throw problems.urlExpired(new Date(check.expiredAt!).toISOString(), refetchPaths(engine, organizationId, kind, file));
       throw problems.badSignature();
     }
     const id = file.replace(/\.pdf$/, '');
@@ -50,12 +50,13 @@ export const fileRoutes: Route[] = Object.entries(FOLDERS).map(([folder, kind]) 
   },
 }));
 
-/** The read that signs an expired file anew: the batch for its report, the formation for its legal report and documents. */
-function refetchPath(engine: Engine, organizationId: string, kind: FileKind, file: string): string | undefined {
+/** The reads that sign an expired file anew: the validation or the batch for its report, the formation for its legal report and documents. */
+function refetchPaths(engine: Engine, organizationId: string, kind: FileKind, file: string): string[] {
   const id = file.replace(/\.pdf$/, '');
   const source = file.endsWith('.pdf') ? engine.lookupFile(organizationId, kind, id) : undefined;
-  if (source === undefined) return undefined;
-  if (source.kind === 'consolidated_report') return `/api/v2/data_source_run_batches/${source.batch.id}`;
+  if (source === undefined) return [];
+  if (source.kind === 'consolidated_report')
+    return [`/api/v2/entity_validations/${source.validation.id}`, `/api/v2/data_source_run_batches/${source.batch.id}`];
   const validationId = source.kind === 'legal_report' ? source.formation.entity_validation_id : source.validationId;
-  return `/api/v2/entity_validations/${validationId}/formation`;
+  return [`/api/v2/entity_validations/${validationId}/formation`];
 }

@@ -39,7 +39,7 @@ export function readRoute(options: ReadRouteOptions): Route {
       const id = context.params.id!;
       const { answers } = context.world;
       const key = `${options.operation}\u0000${context.organizationId}\u0000${id}`;
-      const cached = options.pure ? answers.get(key, context.stateVersion) : undefined;
+      const cached = options.pure ? answers.get(key, context.stateVersion, context.world.clock.now()) : undefined;
       if (cached !== undefined) return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE }, body: cached };
       const resource = options.read(context.world.engine, context.organizationId, id);
       if (resource === undefined) throw problems.notFound(options.what, id);
