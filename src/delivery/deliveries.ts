@@ -28,9 +28,9 @@ export interface DeliveriesSnapshot {
 }
 
 /** Real milliseconds a receiver has to answer before the attempt counts as `timeout` (docs/fidelity.md). */
-const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
+export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
 
-/** Delivery records kept at most; the oldest ended ones are forgotten first (docs/fidelity.md, "Retention"). */
+/** Delivery records kept at most; the oldest ended ones are forgotten first (docs/fidelity.md row 59). */
 export const DEFAULT_MAX_DELIVERY_RECORDS = 20_000;
 
 /**
@@ -254,7 +254,7 @@ export class Deliveries {
 
   /**
    * What the instant clock waits for before time moves on: the deliveries in
-   * flight to receivers that are not slow (docs/fidelity.md, "Slow receivers").
+   * flight to receivers that are not slow (docs/fidelity.md row 60).
    * Undefined when there are none.
    */
   instantBarrier(): Promise<void> | undefined {

@@ -86,7 +86,7 @@ function notSent(error: string): PostResult {
  * keep the engine's order per validation (a queue per target and validation), unless a delay fault
  * holds one back or a retry comes later (docs/fidelity.md row 48). Receivers are isolated: each has
  * its own lane of concurrent attempts, and the instant clock stops waiting for one that is slow
- * (docs/fidelity.md, "Slow receivers"). Each attempt goes through three typed phases, as svix's worker
+ * (docs/fidelity.md row 60). Each attempt goes through three typed phases, as svix's worker
  * has them: prepare (is the target still there?), send (authorization and POST), settle (record,
  * status, retry), each reading its trigger's row of `TRIGGER_POLICY`. Nothing here blocks the API or
  * the engine, and no promise is dropped: an attempt's failure is reported, never fatal.

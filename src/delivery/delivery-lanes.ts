@@ -7,7 +7,7 @@ export const DEFAULT_LANE_CONCURRENCY = 16;
 /**
  * How long, in real milliseconds, the instant clock waits for a receiver before
  * it treats the receiver as slow and lets simulated time go on without it
- * (docs/fidelity.md, "Slow receivers").
+ * (docs/fidelity.md row 60).
  */
 export const DEFAULT_SLOW_RECEIVER_MS = 1_000;
 

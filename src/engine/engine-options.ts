@@ -28,7 +28,7 @@ export interface EngineOptions {
   settings?: (organizationId: string) => PlaySettings;
   /** The readings played where the spec contradicts itself; default: bvs-mock's choice for each (`DEFAULT_READINGS`). */
   readings?: Readings;
-  /** Main validations kept with their trees; default {@link DEFAULT_MAX_VALIDATIONS} (docs/fidelity.md, "Retention"). */
+  /** Main validations kept with their trees; default {@link DEFAULT_MAX_VALIDATIONS} (docs/fidelity.md row 59). */
   maxValidations?: number;
 }
 

@@ -13,7 +13,7 @@ export interface EvictedTree {
  * Removes a main validation and everything that belongs to it from an
  * organization's state: partners (and theirs), batches of every play, runs,
  * alerts, formations, information requests with their items and assignments
- * (docs/fidelity.md, "Retention"). Walks the tree's own links, so it costs the
+ * (docs/fidelity.md row 59). Walks the tree's own links, so it costs the
  * size of the tree, not of the state.
  */
 export function evictTree(state: OrganizationState, root: ValidationRecord): EvictedTree {

@@ -22,7 +22,7 @@ function renderRelatedEntity(validation: ValidationRecord): RelatedEntity {
 /**
  * An entity validation as it stands now: every batch (oldest first), the
  * related entities discovered so far, and the alerts and runs of its latest
- * batch (docs/fidelity.md, "latest" rows).
+ * batch (docs/fidelity.md row 35).
  */
 export function renderValidation(state: OrganizationState, validation: ValidationRecord, readAt?: number): EntityValidation {
   const latestBatchId = validation.batchIds[validation.batchIds.length - 1];

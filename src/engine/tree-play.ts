@@ -11,7 +11,7 @@ import { keepReportTree, type AlertRecord, type BatchRecord, type FormationRecor
 import { createPartnerValidation } from './validation-records';
 
 /** Generations of one main batch's report kept (on-demand reports may be asked for again and again): the oldest go first. */
-const MAX_REPORT_EDITIONS = 20;
+export const MAX_REPORT_EDITIONS = 20;
 
 const { must } = OrganizationState;
 

@@ -21,7 +21,7 @@ export const MAX_TOMBSTONES = 100_000;
 /**
  * What an engine keeps: every organization's state, and each main validation's tree with its plays,
  * information request flows and scenario, in creation order. At most `maxValidations` trees are kept;
- * past that the oldest settled one is evicted, and its ids are remembered as evicted (docs/fidelity.md, "Retention").
+ * past that the oldest settled one is evicted, and its ids are remembered as evicted (docs/fidelity.md row 59).
  */
 export class TreeStore {
   private readonly organizations = new Map<string, OrganizationState>();
@@ -112,7 +112,7 @@ export class TreeStore {
    * Keeps at most `maxValidations` main validations: the oldest settled tree
    * goes first (nothing of it is scheduled any more); when none of the oldest
    * has settled, the oldest goes anyway and what it had scheduled is cancelled,
-   * so memory stays bounded whatever the clock does (docs/fidelity.md, "Retention").
+   * so memory stays bounded whatever the clock does (docs/fidelity.md row 59).
    */
   enforceRetention(): void {
     while (this.roots.size > this.maxValidations) {

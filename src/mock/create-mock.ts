@@ -110,7 +110,7 @@ export interface MockOptions {
    * (`--max-run-wait`; default {@link DEFAULT_MAX_RUN_WAIT_MS}; a call's `max_wait_seconds` wins; docs/fidelity.md row 98).
    */
   maxRunWaitMs?: number;
-  /** How much state is kept (docs/fidelity.md, "Retention"). */
+  /** How much state is kept (docs/fidelity.md row 59). */
   retention?: RetentionOptions;
   /**
    * Readers of `GET /_mock/stream` (dashboard tabs, `control.onChange`) served at once (`--max-stream-readers`);

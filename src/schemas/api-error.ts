@@ -4,7 +4,7 @@ import { z } from './zod';
 /**
  * Machine-readable error codes of the API. The spec shows neither the error
  * body nor the codes (spec §7.6); this catalogue and the HTTP status of each
- * are bvs-mock's choice (docs/fidelity.md, "Error body").
+ * are bvs-mock's choice (docs/fidelity.md row 25).
  */
 export const API_ERROR_STATUS = {
   https_required: 400,

@@ -5,7 +5,7 @@ import { z } from './zod';
 
 /**
  * Data source run states (spec §3). The transitions are not shown; bvs-mock's
- * are in docs/fidelity.md ("Data source run transitions").
+ * are in docs/fidelity.md row 14.
  */
 export const DataSourceRunStatus = z
   .enum(['created', 'succeeded', 'temporary_error', 'definitive_error', 'missing_input_data'])
@@ -67,7 +67,7 @@ export const DataSourceRunSourceData = outbound(
 /**
  * A run's `data` (spec §2): an `id` and one per-source object keyed by the
  * source name (the part of `type` after the slash: `sii` for `cl/sii`). The
- * structure per run type is not shown (docs/fidelity.md, "Run data").
+ * structure per run type is not shown (docs/fidelity.md row 3).
  */
 export const DataSourceRunData = z
   .object({ id: z.string().min(1) })

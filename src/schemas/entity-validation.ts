@@ -18,7 +18,7 @@ export const EntityValidationStatus = z.enum(['created']).openapi({
 
 /**
  * Risk level of a related entity. The spec gives only "nullable"; bvs-mock's
- * values are in docs/fidelity.md ("Related entity risk level").
+ * values are in docs/fidelity.md row 6.
  */
 export const RiskLevel = z.enum(['low', 'medium', 'high']).nullable().openapi({
   description: 'Null until assessed. The values are not shown by the spec; bvs-mock uses low, medium, high.',

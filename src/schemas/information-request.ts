@@ -8,7 +8,7 @@ import { seenValues } from './seen-values';
 
 /**
  * Information request status. The spec shows only `pending`; bvs-mock's further
- * states and transitions are in docs/fidelity.md ("Information request status").
+ * states and transitions are in docs/fidelity.md row 13.
  */
 export const InformationRequestStatus = z
   .enum(['pending', 'items_collected', 'in_review', 'evaluated'])

@@ -5,7 +5,7 @@ import { seenValues } from './seen-values';
 
 /**
  * Alert severities. The spec shows `medium` and `high` and says the full set is
- * not shown; bvs-mock adds `low` and `critical` (docs/fidelity.md, "Alert severity set").
+ * not shown; bvs-mock adds `low` and `critical` (docs/fidelity.md row 5).
  */
 export const AlertSeverity = z.enum(['low', 'medium', 'high', 'critical']).openapi({
   description: 'Values seen in the spec: medium, high. bvs-mock also uses low and critical; clients should tolerate other values.',

@@ -1,6 +1,6 @@
 /**
  * OAuth scopes. The spec does not show the available scopes nor which endpoint
- * needs which (spec §5.4); these are bvs-mock's choice (docs/fidelity.md, "Scopes").
+ * needs which (spec §5.4); these are bvs-mock's choice (docs/fidelity.md row 19).
  * An API token carries every scope.
  */
 export const SCOPES = {

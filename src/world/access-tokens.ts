@@ -11,7 +11,7 @@ export interface AccessToken {
 }
 
 /** Access tokens kept at most: a client that fetches a token per request must not fill memory; the oldest go first. */
-const MAX_ACCESS_TOKENS = 10_000;
+export const MAX_ACCESS_TOKENS = 10_000;
 
 /** Access tokens live 7200 seconds (spec §5.4, §8). */
 const ACCESS_TOKEN_LIFETIME_S = 7200;

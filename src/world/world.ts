@@ -29,7 +29,7 @@ export interface DrainOptions {
   maxWaitMs?: number;
 }
 
-/** Limits on what a long-running world keeps (docs/fidelity.md, "Retention"); each has a default. */
+/** Limits on what a long-running world keeps (docs/fidelity.md row 59); each has a default. */
 export interface RetentionOptions {
   /** Main validations kept with their trees; the oldest settled ones are evicted first. */
   maxValidations?: number;
@@ -227,7 +227,7 @@ export function createWorld(options: WorldOptions): World {
   engine.subscribe(emitted.record, { readsBodyAtOnce: true });
   engine.subscribe(() => changes.notify('emitted'), { readsBodyAtOnce: true });
   // Time waits for deliveries before it moves on (instant mode, advance, run): they happen at their events' time, in order.
-  // A slow receiver stops being waited for after a bound (docs/fidelity.md, "Slow receivers").
+  // A slow receiver stops being waited for after a bound (docs/fidelity.md row 60).
   clock.setBarrier(() => deliveries.instantBarrier());
   const world: World = {
     seed,

@@ -65,7 +65,7 @@ export const dashboardRoutes = [
     document: {
       tags: ['Validations'],
       summary: 'The validations created through the API',
-      description: 'Newest first, one line each: the organization\'s main validations kept (docs/fidelity.md, "Retention"), paged.',
+      description: "Newest first, one line each: the organization's main validations kept (docs/fidelity.md row 59), paged.",
       query: ValidationListQuery,
       answer: { status: 200, description: 'A page of validations.', schema: ValidationSummaryPage },
       errors: ['validation_failed'],
