@@ -91,7 +91,10 @@ export class FaultPlan {
   }
 
   /**
-   * Decides the faults of one API request (never of the control API). `accessToken` says whether it carries an
+   * Decides the faults of one API request (never of the control API). Faults that answer the request (an error, a
+   * reset connection, a revoked token) are tried in the order they were added: the first that matches answers it,
+   * and only it counts as applied; those after it wait for a later request, so stacked `count` faults fire one
+   * after another, each exactly `count` times. Latency adds up, whatever answers. `accessToken` says whether it carries an
    * access token of this server, which only `token_revoked` needs; `organizationId` is its caller's, when known.
    */
   forApi(
@@ -110,13 +113,13 @@ export class FaultPlan {
         if (fault.path !== undefined && !path.startsWith(fault.path)) continue;
       }
       if (fault.count !== undefined && fault.applied >= fault.count) continue;
+      const answered = decision.error !== null || decision.reset || decision.revokeToken;
+      if (fault.kind !== 'api_latency' && answered) continue;
       if (!this.hits(fault.share)) continue;
       fault.applied += 1;
       if (fault.kind === 'api_error') {
-        if (decision.error === null) {
-          decision.error = fault.code;
-          if (fault.code === 'rate_limited') decision.retryAfterS = fault.retry_after ?? 1;
-        }
+        decision.error = fault.code;
+        if (fault.code === 'rate_limited') decision.retryAfterS = fault.retry_after ?? 1;
       } else if (fault.kind === 'api_latency') decision.latencyMs += fault.ms;
       else if (fault.kind === 'api_reset') decision.reset = true;
       else decision.revokeToken = true;
