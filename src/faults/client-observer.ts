@@ -76,7 +76,7 @@ export class ClientObserver {
     this.checkRenewal(client, request);
     this.checkRate(client, request);
     if (request.fault === 'rate_limited') this.waitingRetryAfter.set(client, request);
-    if (request.fault === 'internal_error' || request.fault === 'service_unavailable' || request.fault === 'reset') {
+    if (serverFailure(request.fault)) {
       const key = `${client} ${request.method} ${request.path}`;
       const ongoing = this.failing.get(key);
       if (ongoing) ongoing.retries.push(request);
@@ -154,8 +154,10 @@ export class ClientObserver {
   private checkBackoff(client: string, request: ObservedRequest): void {
     const key = `${client} ${request.method} ${request.path}`;
     const failure = this.failing.get(key);
-    if (!failure || request.fault !== null) return;
-    // A retry that got an answer ends the episode: grade the gaps it took.
+    // A retry the server failed again goes on with the episode (record() adds it); any other answer ends it, an
+    // answer of another fault (a 429, a revoked token) included: it is graded from the requests seen, whatever
+    // answered them.
+    if (!failure || serverFailure(request.fault)) return;
     this.failing.delete(key);
     failure.retries.push(request);
     const finding = this.backoffFinding(failure, 'retried');
@@ -235,6 +237,11 @@ export class ClientObserver {
       });
     }
   }
+}
+
+/** A 5xx or a reset connection: what a client should retry with growing gaps. */
+function serverFailure(fault: ObservedRequest['fault']): boolean {
+  return fault === 'internal_error' || fault === 'service_unavailable' || fault === 'reset';
 }
 
 function evidenceOf(request: ObservedRequest): ClientBehaviourFinding['evidence'][number] {

@@ -133,3 +133,16 @@ test('more than the documented rate while faults are on is a finding; the same b
     expect.objectContaining({ check: 'rate', outcome: 'fail', message: expect.stringMatching(/^sent 11 requests within one second/) }),
   ]);
 });
+
+test('a retry answered by another fault is still a retry: a 503 then a 429 one millisecond later fails backoff (it passed: a retry answered 429 was not counted, so the grade saw one gap of a second, or none and "gave up cleanly")', async () => {
+  await bvs.control.addFault({ kind: 'api_error', code: 'service_unavailable', count: 1, path: '/api/v2/entity_validations' });
+  await bvs.control.addFault({ kind: 'api_error', code: 'rate_limited', retry_after: 1, count: 1, path: '/api/v2/entity_validations' });
+  expect((await create()).status).toBe(503);
+  wait(1);
+  expect((await create()).status).toBe(429);
+  wait(1_000);
+  expect((await create()).status).toBe(201);
+  const backoff = (await findings()).filter((finding) => finding.check === 'backoff');
+  expect(backoff).toEqual([expect.objectContaining({ outcome: 'fail', message: expect.stringMatching(/^retried at once \(0\.001 s after a failure/) })]);
+  expect(backoff[0]!.evidence).toHaveLength(2);
+});
