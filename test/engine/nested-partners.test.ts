@@ -3,6 +3,7 @@ import { ScenarioLibrary } from '../../src/engine/scenarios';
 import type { EntityValidation } from '../../src/schemas';
 import { pageTexts } from '../reports/pdf-text';
 import { scenario, startEngine } from '../support/engine-harness';
+import { expectedEvents } from '../scenarios/expected-events';
 import { unannounced } from './announced-entities';
 
 // Issue: a partner's own partner was in the main batch's child_batches but not in the main validation's
@@ -117,6 +118,7 @@ test('the consolidated report names every partner of a nested tree with its iden
 
 test('a formation read before the partners are discovered announces its stakeholders first: no event names a partner before stakeholder.created does', () => {
   const harness = startEngine({ scenarios: [EARLY_FORMATION] });
+  const start = harness.clock.now();
   harness.create({ tin: '76888888-8', country: 'CL' });
   harness.runAll();
   expect(unannounced(harness.events)).toEqual([]);
@@ -129,6 +131,10 @@ test('a formation read before the partners are discovered announces its stakehol
     (event.body as { stakeholder: EntityValidation }).stakeholder.related_entities.map((entity) => entity.tin),
   );
   expect(announcedTins).toEqual([['15999999-9'], ['15999999-9', '15101010-1']]);
+  // docs/scenarios.md's reading of it, step by step, agrees.
+  expect(harness.events.map((event) => [Date.parse(event.emittedAt) - start, event.type])).toEqual(
+    expectedEvents(EARLY_FORMATION).map((event) => [event.at, event.type]),
+  );
 });
 
 const library = ScenarioLibrary.builtIn();
