@@ -29,8 +29,8 @@ function treeValidations(state: OrganizationState, root: ValidationRecord): Vali
   return found;
 }
 
-/** A main validation as the dashboard lists it. */
-export function summarizeValidation(root: ValidationRecord, facts: TreeFacts): ValidationSummary {
+/** A main validation as the dashboard lists it; `related_entities` counts every partner of its tree, as its `related_entities` lists them. */
+export function summarizeValidation(state: OrganizationState, root: ValidationRecord, facts: TreeFacts): ValidationSummary {
   return {
     id: root.id,
     tin: root.tin,
@@ -39,7 +39,7 @@ export function summarizeValidation(root: ValidationRecord, facts: TreeFacts): V
     created_at: root.createdAt,
     scenario: facts.scenario,
     settled: facts.settled,
-    related_entities: root.relatedEntityIds.length,
+    related_entities: treeValidations(state, root).length - 1,
     batches: root.batchIds.length,
   };
 }

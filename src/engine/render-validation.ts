@@ -20,8 +20,30 @@ function renderRelatedEntity(validation: ValidationRecord): RelatedEntity {
 }
 
 /**
+ * The related entities of a validation: its own partners in discovery order, each followed by the partners
+ * below it (depth first, as the consolidated report lists them), once each. Every entity whose batch is in the
+ * validation's `child_batches`, at any depth, is among them (spec §6 rule 4: a child's identity is read from
+ * the entity validation; docs/fidelity.md row 39).
+ */
+function relatedEntities(state: OrganizationState, validation: ValidationRecord): RelatedEntity[] {
+  const seen = new Set<string>([validation.id]);
+  const listed: RelatedEntity[] = [];
+  const visit = (parent: ValidationRecord): void => {
+    for (const id of parent.relatedEntityIds) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const partner = must(state.validations, id);
+      listed.push(renderRelatedEntity(partner));
+      visit(partner);
+    }
+  };
+  visit(validation);
+  return listed;
+}
+
+/**
  * An entity validation as it stands now: every batch (oldest first), the
- * related entities discovered so far, and the alerts and runs of its latest
+ * related entities announced so far (its partners and theirs), and the alerts and runs of its latest
  * batch (docs/fidelity.md row 35).
  */
 export function renderValidation(state: OrganizationState, validation: ValidationRecord, readAt?: number): EntityValidation {
@@ -42,7 +64,7 @@ export function renderValidation(state: OrganizationState, validation: Validatio
       return { id: request.id, name: request.name, created_at: request.createdAt, recipient_url: request.recipientUrl };
     }),
     data_source_run_batches: validation.batchIds.map((id) => renderBatch(state, must(state.batches, id), undefined, readAt)),
-    related_entities: validation.relatedEntityIds.map((id) => renderRelatedEntity(must(state.validations, id))),
+    related_entities: relatedEntities(state, validation),
     latest_raised_alerts: latest ? latest.alertIds.map((id) => renderAlert(must(state.alerts, id))) : [],
     latest_data_source_runs: latest ? latest.runIds.map((id) => renderLatestRun(must(state.runs, id))) : [],
     webhook: validation.webhook === null ? null : { ...validation.webhook },

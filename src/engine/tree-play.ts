@@ -274,9 +274,19 @@ export class TreePlay {
     const script = entity.script.formation!;
     const now = this.ctx.clock.now();
     const stakeholderIds = new Map<string, string>();
+    const added: string[] = [];
     for (const stakeholder of script.stakeholders) {
       const partner = (entity.script.partners ?? []).find((candidate) => candidate.tin === stakeholder.tin)!;
-      stakeholderIds.set(stakeholder.tin, this.partnerValidation(entity, partner).id);
+      const validation = this.partnerValidation(entity, partner);
+      stakeholderIds.set(stakeholder.tin, validation.id);
+      if (!entity.validation.relatedEntityIds.includes(validation.id)) added.push(validation.id);
+    }
+    // A formation read before the partners are discovered (its own `source_run`) adds its stakeholders from the
+    // societary data (spec §6, Triggers): announced first, so no event names an entity before stakeholder.created
+    // does (docs/fidelity.md row 24); their batches still start when the discovery run succeeds.
+    if (added.length > 0) {
+      entity.validation.relatedEntityIds.push(...added);
+      this.emit('entity_validation.stakeholder.created', () => renderValidation(this.state, entity.validation), entity.validation.id);
     }
     const formation: FormationRecord = {
       validationId: entity.validation.id,

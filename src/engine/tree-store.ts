@@ -198,7 +198,8 @@ export class TreeStore {
       const id = ids[index]!;
       const ordinal = this.ordinals.get(id)!;
       if (page.before !== undefined && ordinal >= page.before) continue;
-      const summary = validations.length === page.limit ? undefined : summarizeValidation(OrganizationState.must(state.validations, id), this.treeFacts(id));
+      const summary =
+        validations.length === page.limit ? undefined : summarizeValidation(state, OrganizationState.must(state.validations, id), this.treeFacts(id));
       // The page is full by count, or by size (its byte budget): the next page starts after the last one listed.
       if (summary === undefined || page.fits?.(summary) === false) {
         next = validations.length === 0 ? null : this.ordinals.get(validations.at(-1)!.id)!;

@@ -37,7 +37,7 @@ export const ValidationSummary = outbound(
     created_at: Timestamp,
     scenario: z.string().nullable().openapi({ description: 'The scenario its tree plays.' }),
     settled: z.boolean().openapi({ description: 'Nothing of its tree is scheduled any more.' }),
-    related_entities: z.number().int().openapi({ description: 'Related entities discovered so far.' }),
+    related_entities: z.number().int().openapi({ description: 'Related entities announced so far, in the whole tree (partners of partners too).' }),
     batches: z.number().int().openapi({ description: 'Plays so far: one, and one more per revalidation.' }),
   }),
   'ValidationSummary',

@@ -86,12 +86,12 @@ const NESTED = scenario({
   },
 });
 
-test("a partner's partner appears in its own parent's related_entities, its batch nests under its parent's, and its alerts are in the union", () => {
+test("a partner's partner is announced by its own parent, listed by every validation above it, its batch nests under its parent's, and its alerts are in the union", () => {
   const harness = startEngine({ scenarios: [NESTED] });
   const id = harness.create({ tin: '76333333-3', country: 'CL' });
   harness.runAll();
   const root = harness.engine.getValidation('acme', id)!;
-  expect(root.related_entities.map((entity) => entity.tin)).toEqual(['76444444-4']);
+  expect(root.related_entities.map((entity) => entity.tin)).toEqual(['76444444-4', '15555555-5']);
   const partner = harness.engine.getValidation('acme', root.related_entities[0]!.id)!;
   expect(partner.related_entities.map((entity) => entity.tin)).toEqual(['15555555-5']);
 

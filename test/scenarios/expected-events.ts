@@ -50,6 +50,8 @@ export function expectedEvents(scenario: Scenario, options: TimelineOptions = {}
   const childBatchesReady = scenario.settings.child_batches_ready ?? options.childBatchesReady ?? true;
   const entities: EntityState[] = [];
   const waiting: RunState[] = [];
+  /** Partners a stakeholder.created has announced. */
+  const announced = new Set<ScenarioPartner>();
 
   const label = (entity: Entity) => (entity.display_name ?? `${entity.name} ${entity.surname}`).trim();
   const discoveryRun = (entity: Entity) =>
@@ -73,16 +75,26 @@ export function expectedEvents(scenario: Scenario, options: TimelineOptions = {}
     else if (status === 'missing_input_data') waiting.push(run);
     else finish(run);
   };
+  // A formation read before the discovery announces the partners it names first (docs/scenarios.md, step 6).
+  const formationReady = (entity: Entity) => {
+    const tins = new Set(entity.formation!.stakeholders.map((stakeholder) => stakeholder.tin));
+    const added = (entity.partners ?? []).filter((partner) => tins.has(partner.tin) && !announced.has(partner));
+    for (const partner of added) announced.add(partner);
+    if (added.length > 0) emit('entity_validation.stakeholder.created', `${added.length} ${added.length === 1 ? 'partner' : 'partners'} of ${label(entity)}`);
+    emit('entity_validation.formation.ready', label(entity));
+  };
   const finish = (run: RunState) => {
     const { entity, main } = run.owner;
     emit('data_source_run_batch.data_source_run.ready', `${run.run.type}, ${label(entity)}${run.status === 'succeeded' ? '' : `: ${run.status}`}`);
     if (run.status === 'succeeded' && run.run.type === discoveryRun(entity) && (entity.partners ?? []).length > 0) {
       const partners = entity.partners!.map((partner) => addEntity(partner, false));
-      emit('entity_validation.stakeholder.created', `${partners.length} ${partners.length === 1 ? 'partner' : 'partners'} of ${label(entity)}`);
+      const added = entity.partners!.filter((partner) => !announced.has(partner));
+      for (const partner of added) announced.add(partner);
+      if (added.length > 0) emit('entity_validation.stakeholder.created', `${added.length} ${added.length === 1 ? 'partner' : 'partners'} of ${label(entity)}`);
       for (const partner of partners) for (const partnerRun of partner.runs) play(partnerRun, now);
     }
     if (run.status === 'succeeded' && entity.formation && run.run.type === (entity.formation.source_run ?? discoveryRun(entity))) {
-      schedule(now + entity.formation.ready_after, () => emit('entity_validation.formation.ready', label(entity)));
+      schedule(now + entity.formation.ready_after, () => formationReady(entity));
     }
     const mainRuns = entities[0]!.runs;
     if (main && mainRuns.every(terminal)) {
