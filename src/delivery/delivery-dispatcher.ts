@@ -307,7 +307,7 @@ export class DeliveryDispatcher {
   /**
    * The next try counts from the attempt's own start, however the clock was moved meanwhile and however long the
    * receiver took to answer: on the realtime clock at a high speed, an answer of 20 real ms is 40 simulated seconds,
-   * and the retry due before the answer came goes at once, carrying the instant it was due (issue 22, finding 8).
+   * and the retry due before the answer came goes at once, carrying the instant it was due (docs/fidelity.md row 27).
    */
   private scheduleRetry(record: DeliveryRecord, startedAt: number): void {
     const tries = triesAmong(record.attempts);

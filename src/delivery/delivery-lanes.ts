@@ -165,7 +165,7 @@ export class DeliveryLanes {
    * For the instant clock: undefined when no receiver that is not slow has work, else a promise that resolves
    * when none has. A receiver is slow when an attempt of its own has waited `slowReceiverMs` real milliseconds
    * for its answer: it is marked so, and simulated time goes on without it. Time queued behind its other
-   * deliveries does not count (issue 22, finding 4: five events at one instant to a receiver answering in 200 ms
+   * deliveries does not count (five events at one instant to a receiver answering in 200 ms
    * kept it busy over a second, and it was called slow). So a receiver that hangs stalls simulated time once, for
    * the bound, and never again while it stays slow; one that answers each delivery in time is waited for.
    */

@@ -103,7 +103,7 @@ export interface BatchRecord {
   reportGeneratedAt: string | null;
   /**
    * Every generation of the consolidated report kept, oldest first, each with the tree as it was then: a report is
-   * what the tree was when it was generated, and each has its own URL (issue 22, finding 1; docs/fidelity.md row 122).
+   * what the tree was when it was generated, and each has its own URL (docs/fidelity.md row 122).
    */
   reports?: ReportEdition[];
   runIds: string[];

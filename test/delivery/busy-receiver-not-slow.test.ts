@@ -4,8 +4,7 @@ import { startTestServer, type TestServer } from '../support/api-test-server';
 import { defaultOrganizationWith } from '../support/delivery-harness';
 import { HAPPY_NO_PARTNERS } from '../support/built-in-tins';
 
-// A receiver is slow by its own answer time, not by the time its deliveries queue behind one another (issue 22,
-// finding 4; docs/fidelity.md row 60): one answering in 200 ms, with five events at one instant, was busy over a
+// A receiver is slow by its own answer time, not by the time its deliveries queue behind one another (docs/fidelity.md row 60): one answering in 200 ms, with five events at one instant, was busy over a
 // second and called slow, so the instant clock ran ahead and a consolidated_report_ready created at 12:00:10 was
 // first attempted at 13:00:00.
 

@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../support/api-test-server';
 import { defaultOrganizationWith, expectedBackoffSeconds, gapsInSeconds } from '../support/delivery-harness';
 import { HAPPY_NO_PARTNERS } from '../support/built-in-tins';
 
-// Retry gaps follow the schedule at every speed of the realtime clock (issue 22, finding 8; docs/fidelity.md
+// Retry gaps follow the schedule at every speed of the realtime clock (docs/fidelity.md
 // rows 27 and 48): at x2000 the first gap was 17 s and at x500 39 s instead of 15 s, because the receiver's real
 // answer time (and the real timer's wake-up) counted, multiplied by the speed.
 

@@ -127,7 +127,7 @@ test('"First steps with curl" gets a token, creates a validation, reads it and d
 
 test('"First steps with curl" holds with a webhook endpoint too: the read waits until the tree has played, however long the deliveries take', async () => {
   // A receiver that takes 150 ms per delivery: the instant clock waits for each, so the tree plays over seconds,
-  // and a read straight after the create saw runs_succeeded false and no child batches (issue 22, finding 3).
+  // and a read straight after the create saw runs_succeeded false and no child batches.
   const slow = await startWebhookReceiver({ respond: () => ({ status: 200, delayMs: 150 }) });
   const withEndpoint = await startServer({ port: 0, webhookUrl: slow.url, allowHttpWebhooks: true });
   try {

@@ -3,8 +3,7 @@ import { DEFAULT_API_KEY, useTestServer } from '../support/api-test-server';
 import { HAPPY_PARTNERS } from '../support/built-in-tins';
 import { pageTexts } from './pdf-text';
 
-// A consolidated report is what the tree was when it was generated, and each generation has its own URL (issue 22,
-// finding 1; docs/fidelity.md row 122). An on-demand report generated at 0:50 and downloaded at 1:10 said
+// A consolidated report is what the tree was when it was generated, and each generation has its own URL (docs/fidelity.md row 122). An on-demand report generated at 0:50 and downloaded at 1:10 said
 // "Generated at 10:00:50" but held a run that succeeded at 10:01:05 and an alert raised at 0:55, and the same
 // pre-signed URL later served the automatic 1:30 report.
 
