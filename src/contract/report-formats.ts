@@ -274,7 +274,7 @@ export function renderMergedReport(reports: readonly NamedReport[], format: Repo
       'bvs-mock contract',
     );
   const sections = reports.map(({ name, report }) =>
-    renderMarkdown({ ...report, relied_on: [] }, at)
+    renderMarkdown(report, at, { reliedOnTable: false })
       .replace(/^# bvs-mock contract report$/m, `# ${md(name)}`)
       .replace(/^(#+) /gm, '#$1 '),
   );
@@ -284,8 +284,8 @@ export function renderMergedReport(reports: readonly NamedReport[], format: Repo
     '',
     `${total} report${total === 1 ? '' : 's'}, made ${at.toISOString()}.`,
     '',
-    ...reliedOnMarkdown(reliedOn),
     ...sections,
+    ...reliedOnMarkdown(reliedOn),
   ].join('\n');
 }
 
@@ -319,7 +319,8 @@ function testCases(report: ContractReport, tests: readonly string[]): Case[] {
   });
 }
 
-function renderMarkdown(report: ContractReport, at: Date): string {
+/** The report as Markdown; `reliedOnTable: false` leaves out the table of choices relied on (a merged report has one for all). */
+function renderMarkdown(report: ContractReport, at: Date, { reliedOnTable = true } = {}): string {
   const suites = reportCases(report);
   const failing = suites.flatMap(({ suite, cases }) => cases.filter((item) => item.failure !== undefined).map((item) => ({ suite, ...item })));
   const lines = [
@@ -354,7 +355,7 @@ function renderMarkdown(report: ContractReport, at: Date): string {
       '',
     );
   if (report.events.not_emitted.length > 0) lines.push('## Event types not emitted', '', ...report.events.not_emitted.map((type) => `- ${type}`), '');
-  lines.push(...reliedOnMarkdown(report.relied_on ?? []));
+  if (reliedOnTable) lines.push(...reliedOnMarkdown(report.relied_on ?? []));
   return lines.join('\n');
 }
 

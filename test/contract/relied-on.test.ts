@@ -1,3 +1,5 @@
+import { renderMergedReport } from '../../src/contract';
+import { HAVE_XMLLINT, expectValidJunit } from '../support/junit-schema';
 import { EntityValidation, type ReliedOnChoice } from '../../src/schemas';
 import { SCENARIOS, startBvsMock, startWebhookReceiver, type RunningBvsMock, type WebhookReceiver } from '../../src/testing';
 
@@ -100,4 +102,59 @@ test('a token request without a scope relies on row 19 alone, and a reset emptie
   expect(rowsOf((await bvs.control.report()).relied_on)).toEqual([19]);
   await bvs.control.reset();
   expect((await bvs.control.report()).relied_on).toEqual([]);
+});
+
+test('the Markdown report has a section of the choices relied on, a table by row; JUnit a suite of passing cases that follows the JUnit schema', async () => {
+  const granted = await token('validations:read');
+  const accessToken = ((await granted.json()) as { access_token: string }).access_token;
+  const tokenRequest = granted.headers.get('x-request-id')!;
+  expect((await call('GET', '/api/v2/information_requests/irq_missing', accessToken)).status).toBe(404);
+
+  const markdown = await bvs.control.report('markdown');
+  expect(markdown).toContain('| Choices of bvs-mock relied on (docs/fidelity.md rows) | 3 |');
+  const section = markdown.slice(markdown.indexOf("## Relied on bvs-mock's choices"));
+  expect(
+    section
+      .split('\n')
+      .filter((line) => line.startsWith('| '))
+      .map((line) => line.split(' | ')[0]),
+  ).toEqual(['| Row', '| ---', '| 18', '| 19', '| 25']);
+  expect(section).toContain(
+    `| 19 | Scope \\\`validations:read\\\` asked for by name (the spec names no scope) | 1 time, first ${tokenRequest.replace('_', '\\_')} POST /oauth/token at `,
+  );
+
+  const junit = await bvs.control.report('junit');
+  if (HAVE_XMLLINT || process.env.CI === 'true') expectValidJunit(junit);
+  const suite = /<testsuite [^>]*name="bvs-mock contract: relied on bvs-mock's choices"[^>]*>([\s\S]*?)<\/testsuite>/.exec(junit);
+  expect(suite![0]).toContain('tests="3" failures="0"');
+  expect(suite![1]).not.toContain('<failure');
+  expect([...suite![1].matchAll(/<testcase name="row (\d+): /g)].map((match) => Number(match[1]))).toEqual([18, 19, 25]);
+  expect(suite![1]).toContain('<system-out>Choices of bvs-mock where the spec is silent or unsure');
+});
+
+test('a suite-level report merges relied_on: one entry per row and choice, counts summed, the first occurrence of the first report kept', async () => {
+  const base = await bvs.control.report();
+  const choice = (row: number, text: string, count: number, request_id: string): ReliedOnChoice => ({
+    row,
+    choice: text,
+    seen: { count, first: { at: '2026-01-15T10:00:00.000Z', request_id } },
+  });
+  const reports = [
+    { name: 'test/a.test.ts', report: { ...base, relied_on: [choice(13, 'in_review', 2, 'req_a1'), choice(25, 'not_found', 1, 'req_a2')] } },
+    { name: 'test/b.test.ts', report: { ...base, relied_on: [choice(18, 'extension', 1, 'req_b1'), choice(25, 'not_found', 3, 'req_b2')] } },
+  ];
+  const merged = JSON.parse(renderMergedReport(reports, 'json', new Date())) as { relied_on: ReliedOnChoice[] };
+  expect(merged.relied_on).toEqual([
+    { row: 13, choice: 'in_review', seen: { count: 2, first: { at: '2026-01-15T10:00:00.000Z', request_id: 'req_a1', report: 'test/a.test.ts' } } },
+    { row: 18, choice: 'extension', seen: { count: 1, first: { at: '2026-01-15T10:00:00.000Z', request_id: 'req_b1', report: 'test/b.test.ts' } } },
+    { row: 25, choice: 'not_found', seen: { count: 4, first: { at: '2026-01-15T10:00:00.000Z', request_id: 'req_a2', report: 'test/a.test.ts' } } },
+  ]);
+  // JUnit: one suite for the whole run, not one per report; Markdown: one table after the reports.
+  const junit = renderMergedReport(reports, 'junit', new Date());
+  expect(junit.match(/relied on bvs-mock&apos;s choices|relied on bvs-mock's choices/g)).toHaveLength(1);
+  expect(junit).toContain('<testcase name="row 25: not_found (4 times, first in test/a.test.ts: req_a2 at 2026-01-15T10:00:00.000Z)"');
+  if (HAVE_XMLLINT || process.env.CI === 'true') expectValidJunit(junit);
+  const markdown = renderMergedReport(reports, 'markdown', new Date());
+  expect(markdown.match(/## Relied on bvs-mock's choices/g)).toHaveLength(1);
+  expect(markdown).toContain('| 25 | not\\_found | 4 times, first in test/a.test.ts: req\\_a2 at 2026-01-15T10:00:00.000Z |');
 });
