@@ -1,7 +1,6 @@
 /** Contract checks of payloads against the schemas. */
 export { SCHEMA_CATALOG, SCHEMA_NAMES } from './schema-catalog';
 export { validatePayload, type PayloadCheck } from './validate-payload';
-export { ReliedOnLog } from './relied-on';
 export { buildContractReport, type ContractReport, type ContractReportSources } from './contract-report';
 export {
   REPORT_FORMATS,
