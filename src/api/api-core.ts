@@ -220,6 +220,14 @@ export function createApiCore(server: ServerSettings, sessions: SessionDirectory
       // A request to a session that is gone belongs to no world's journal.
       if (!control && match?.route.forPeople !== true && place.world !== undefined) {
         world.journal.record(entry);
+        const route = match?.route;
+        world.reliedOn.observeAnswer({
+          entry,
+          route: route === undefined ? undefined : { pattern: route.pattern, extension: route.document?.extension === true },
+          tokenRequest: route === oauthTokenRoute,
+          requestBody: request.body,
+          responseBody: response.body,
+        });
         world.observer.record({
           id: requestId,
           wallMs: arrivedAt,

@@ -1,6 +1,6 @@
 import type { Deliveries } from '../delivery/deliveries';
 import { MAX_REQUESTS_PER_SECOND } from '../faults/client-observer';
-import { EVENT_TYPES, type ClientBehaviourFinding, type ContractReport, type EndpointReceiverCheck, type JournalEntry } from '../schemas';
+import { EVENT_TYPES, type ClientBehaviourFinding, type ContractReport, type EndpointReceiverCheck, type JournalEntry, type ReliedOnChoice } from '../schemas';
 
 /** What the contract report reads: the request journal, the deliveries and the events emitted since the last reset. */
 export interface ContractReportSources {
@@ -17,6 +17,8 @@ export interface ContractReportSources {
   emittedEvents: ReadonlyMap<string, number>;
   receiverChecks: { list(): EndpointReceiverCheck[] };
   observer: { list(): ClientBehaviourFinding[] };
+  /** The choices of bvs-mock the run exercised (src/contract/relied-on.ts). */
+  reliedOn: { list(): ReliedOnChoice[] };
 }
 
 /** The contract report of a run so far (`GET /_mock/report`, docs/design.md user 3); its schema: src/schemas/report-answers.ts. */
@@ -40,6 +42,7 @@ export function buildContractReport({
   emittedEvents,
   receiverChecks,
   observer,
+  reliedOn,
 }: ContractReportSources): ContractReport {
   const calls = journal.operationCounts();
   const violating = journal.list({ violationsOnly: true }).slice(-REPORTED_VIOLATING_REQUESTS);
@@ -88,5 +91,6 @@ export function buildContractReport({
       max_requests_per_second: MAX_REQUESTS_PER_SECOND,
       findings: observer.list(),
     },
+    relied_on: reliedOn.list(),
   };
 }

@@ -1,4 +1,5 @@
 import type { ContractReport } from './contract-report';
+import type { ReliedOnChoice } from '../schemas';
 
 /** The forms the contract report is served and written in (`GET /_mock/report?format=`, `serve --report`). */
 export const REPORT_FORMATS = ['json', 'markdown', 'junit'] as const;
@@ -152,7 +153,55 @@ function reportCases(report: ContractReport): Array<{ suite: string; cases: Case
         };
       }),
     },
+    reliedOnSuite(report.relied_on ?? []),
   ];
+}
+
+/** The suite of the choices relied on: passing cases, information for the reader, never a failure. */
+const RELIED_ON_SUITE = "relied on bvs-mock's choices";
+
+const RELIED_ON_NOTE =
+  'Choices of bvs-mock where the spec is silent or unsure (docs/fidelity.md, by row) that this run exercised. The real service may choose otherwise: each case is information, never a failure.';
+
+function reliedOnSuite(reliedOn: readonly ReliedOnChoice[]): { suite: string; cases: Case[]; systemOut: string } {
+  return {
+    suite: RELIED_ON_SUITE,
+    cases: reliedOn.map((item) => ({ name: `row ${item.row}: ${item.choice} (${seenText(item.seen)})` })),
+    systemOut: RELIED_ON_NOTE,
+  };
+}
+
+/** Where and how often a choice was seen, in words: `3 times, first req_000004 GET /api/v2/…`. */
+function seenText(seen: ReliedOnChoice['seen']): string {
+  const { first } = seen;
+  const where = [
+    first.report === undefined ? '' : `in ${first.report}:`,
+    first.request_id === undefined ? '' : `${first.request_id} ${first.request ?? ''}`.trim(),
+    first.event === undefined ? '' : `${first.event}${first.resource_id === undefined ? '' : ` of ${first.resource_id}`}`,
+    first.delivery_id === undefined ? '' : `(delivery ${first.delivery_id})`,
+  ].filter(Boolean);
+  return `${seen.count} time${seen.count === 1 ? '' : 's'}, first ${where.join(' ')} at ${first.at}`;
+}
+
+/**
+ * The `relied_on` of several reports as one (the suite reporters): one entry per row and choice, counts summed,
+ * the first occurrence of the first report that has it, named by that report; in row order.
+ */
+function mergeReliedOn(reports: readonly NamedReport[]): ReliedOnChoice[] {
+  const merged = new Map<string, ReliedOnChoice>();
+  for (const { name, report } of reports) {
+    // A report saved by an older bvs-mock has no relied_on.
+    for (const item of report.relied_on ?? []) {
+      const key = `${item.row}\u0000${item.choice}`;
+      const known = merged.get(key);
+      if (known !== undefined) known.seen.count += item.seen.count;
+      else merged.set(key, { row: item.row, choice: item.choice, seen: { count: item.seen.count, first: { ...item.seen.first, report: name } } });
+    }
+  }
+  return [...merged.values()]
+    .map((item, order) => ({ item, order }))
+    .sort((a, b) => a.item.row - b.item.row || a.order - b.order)
+    .map(({ item }) => item);
 }
 
 /** JUnit XML following the Ant JUnit schema, which GitHub, GitLab, Jenkins and Azure DevOps read. */
@@ -164,10 +213,10 @@ function renderJunit(report: ContractReport, at: Date): string {
  * Suites of cases as JUnit XML (the Ant JUnit schema): one `<testsuite>` per suite, named `<title>: <suite>`,
  * a `<failure>` in each failed case. The contract report and the receiver check write their XML with it.
  */
-export function junitXml(suites: Array<{ suite: string; cases: Case[]; classname?: string }>, at: Date, title: string): string {
+export function junitXml(suites: Array<{ suite: string; cases: Case[]; classname?: string; systemOut?: string }>, at: Date, title: string): string {
   const timestamp = at.toISOString().slice(0, 19);
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>'];
-  suites.forEach(({ suite, cases, classname = `bvs-mock.${suite.replace(/\s+/g, '-')}` }, id) => {
+  suites.forEach(({ suite, cases, classname = `bvs-mock.${suite.replace(/\s+/g, '-')}`, systemOut }, id) => {
     const failures = cases.filter((item) => item.failure !== undefined).length;
     lines.push(
       `  <testsuite package="bvs-mock" id="${id}" name="${xml(`${title}: ${suite}`)}" timestamp="${timestamp}" hostname="localhost" tests="${cases.length}" failures="${failures}" errors="0" time="0">`,
@@ -184,7 +233,7 @@ export function junitXml(suites: Array<{ suite: string; cases: Case[]; classname
         );
       }
     }
-    lines.push('    <system-out/>', '    <system-err/>', '  </testsuite>');
+    lines.push(systemOut === undefined ? '    <system-out/>' : `    <system-out>${xml(systemOut)}</system-out>`, '    <system-err/>', '  </testsuite>');
   });
   lines.push('</testsuites>', '');
   return lines.join('\n');
@@ -206,23 +255,53 @@ export interface NamedReport {
  * `{ reports: [{ name, tests, report }] }`.
  */
 export function renderMergedReport(reports: readonly NamedReport[], format: ReportFormat, at: Date): string {
-  if (format === 'json') return `${JSON.stringify({ reports: reports.map(({ name, tests, report }) => ({ name, tests: tests ?? [], report })) }, null, 2)}\n`;
+  const reliedOn = mergeReliedOn(reports);
+  if (format === 'json')
+    return `${JSON.stringify({ reports: reports.map(({ name, tests, report }) => ({ name, tests: tests ?? [], report })), relied_on: reliedOn }, null, 2)}\n`;
   if (format === 'junit')
     return junitXml(
-      reports.flatMap(({ name, report, tests }) => [
-        ...(tests === undefined ? [] : [{ suite: `${name}: tests`, cases: testCases(report, tests), classname: name }]),
-        ...reportCases(report).map(({ suite, cases }) => ({ suite: `${name}: ${suite}`, cases, classname: `bvs-mock.${suite.replace(/\s+/g, '-')}` })),
-      ]),
+      [
+        ...reports.flatMap(({ name, report, tests }) => [
+          ...(tests === undefined ? [] : [{ suite: `${name}: tests`, cases: testCases(report, tests), classname: name }]),
+          // The choices relied on are one suite for the whole run, below.
+          ...reportCases(report)
+            .filter(({ suite }) => suite !== RELIED_ON_SUITE)
+            .map(({ suite, cases }) => ({ suite: `${name}: ${suite}`, cases, classname: `bvs-mock.${suite.replace(/\s+/g, '-')}` })),
+        ]),
+        reliedOnSuite(reliedOn),
+      ],
       at,
       'bvs-mock contract',
     );
   const sections = reports.map(({ name, report }) =>
-    renderMarkdown(report, at)
+    renderMarkdown(report, at, { reliedOnTable: false })
       .replace(/^# bvs-mock contract report$/m, `# ${md(name)}`)
       .replace(/^(#+) /gm, '#$1 '),
   );
   const total = reports.length;
-  return [`# bvs-mock contract report`, '', `${total} report${total === 1 ? '' : 's'}, made ${at.toISOString()}.`, '', ...sections].join('\n');
+  return [
+    `# bvs-mock contract report`,
+    '',
+    `${total} report${total === 1 ? '' : 's'}, made ${at.toISOString()}.`,
+    '',
+    ...sections,
+    ...reliedOnMarkdown(reliedOn),
+  ].join('\n');
+}
+
+/** The Markdown section of the choices relied on: a table by row; nothing when there is none. */
+function reliedOnMarkdown(reliedOn: readonly ReliedOnChoice[]): string[] {
+  if (reliedOn.length === 0) return [];
+  return [
+    "## Relied on bvs-mock's choices",
+    '',
+    RELIED_ON_NOTE,
+    '',
+    '| Row | Choice | Seen |',
+    '| --- | --- | --- |',
+    ...reliedOn.map((item) => `| ${item.row} | ${md(item.choice)} | ${md(seenText(item.seen))} |`),
+    '',
+  ];
 }
 
 /** One case per test: failed when requests that carried its name as their label broke the contract. */
@@ -240,7 +319,8 @@ function testCases(report: ContractReport, tests: readonly string[]): Case[] {
   });
 }
 
-function renderMarkdown(report: ContractReport, at: Date): string {
+/** The report as Markdown; `reliedOnTable: false` leaves out the table of choices relied on (a merged report has one for all). */
+function renderMarkdown(report: ContractReport, at: Date, { reliedOnTable = true } = {}): string {
   const suites = reportCases(report);
   const failing = suites.flatMap(({ suite, cases }) => cases.filter((item) => item.failure !== undefined).map((item) => ({ suite, ...item })));
   const lines = [
@@ -256,6 +336,7 @@ function renderMarkdown(report: ContractReport, at: Date): string {
     `| Requests with violations | ${report.violations.violating_requests} (${report.violations.issues} violation${report.violations.issues === 1 ? '' : 's'} in all) |`,
     `| Receivers with findings | ${suites.find(({ suite }) => suite === 'receivers')!.cases.filter((item) => item.failure !== undefined).length} of ${report.receivers.findings.length} |`,
     `| Receiver checks failed | ${report.receiver_checks.reduce((sum, run) => sum + run.failed, 0)} of ${report.receiver_checks.reduce((sum, run) => sum + run.passed + run.failed, 0)} |`,
+    `| Choices of bvs-mock relied on (docs/fidelity.md rows) | ${(report.relied_on ?? []).length} |`,
     '',
   ];
   if (failing.length > 0) {
@@ -274,6 +355,7 @@ function renderMarkdown(report: ContractReport, at: Date): string {
       '',
     );
   if (report.events.not_emitted.length > 0) lines.push('## Event types not emitted', '', ...report.events.not_emitted.map((type) => `- ${type}`), '');
+  if (reliedOnTable) lines.push(...reliedOnMarkdown(report.relied_on ?? []));
   return lines.join('\n');
 }
 

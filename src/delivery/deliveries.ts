@@ -138,17 +138,22 @@ export class Deliveries {
     options.endpoints.onWithdrawn((endpointId) => this.dispatcher.endpointWithdrawn(endpointId));
   }
 
-  /** Takes one engine event: a record per target, queued in order. Subscribe it to the engine. */
-  accept(event: EngineEvent): void {
+  /**
+   * Takes one engine event: a record per target, queued in order. Subscribe it to the engine. Answers the body
+   * sent and the records made (none when no receiver takes the event; then its body was not rendered).
+   */
+  accept(event: EngineEvent): { body: string; records: Array<{ id: string; legacy: boolean }> } | undefined {
     const { clock, ids } = this.options;
     const targets = this.targetsOf(event);
-    if (targets.length === 0) return;
+    if (targets.length === 0) return undefined;
     const faults = this.options.faults.forDelivery(event);
     const tolerant = faults.tolerance || (this.options.tolerance?.(event) ?? false);
     const body = JSON.stringify(tolerant ? tolerantBody(event.body, this.options.seed ?? 1, event.sequence) : event.body);
     const label = this.options.labelOf?.(event.validationId);
+    const made: Array<{ id: string; legacy: boolean }> = [];
     for (const { target, enabled } of targets) {
       const { record, backlog } = this.log.create({ id: ids.next('evt'), event, target, body, createdAt: clock.iso(), label });
+      made.push({ id: record.id, legacy: target.model === 'legacy' });
       if (!enabled) {
         // A disabled endpoint receives nothing: the delivery fails at once, without retry (spec §6, §7.3).
         this.log.end(record, { status: 'failed', reason: 'endpoint_disabled' });
@@ -166,6 +171,7 @@ export class Deliveries {
       else this.dispatcher.enqueue(record);
     }
     this.log.evictEnded();
+    return { body, records: made };
   }
 
   private targetsOf(event: EngineEvent): Array<{ target: DeliveryTarget; enabled: boolean }> {

@@ -86,6 +86,34 @@ export const ClientBehaviourFinding = outbound(
   'ClientBehaviourFinding',
 );
 
+/**
+ * One choice of bvs-mock, where the spec is silent or unsure, that the client's run exercised: the docs/fidelity.md
+ * row that writes it down, and where it was first seen (the contract report's `relied_on`).
+ */
+export const ReliedOnChoice = outbound(
+  z.strictObject({
+    row: z.number().int().positive().openapi({ description: 'The row of docs/fidelity.md that writes the choice down.' }),
+    choice: z.string().openapi({ description: "bvs-mock's choice, in a sentence: what the real service may do otherwise." }),
+    seen: outbound(
+      z.strictObject({
+        count: z.number().int().positive().openapi({ description: 'How many answers and deliveries of the run exercised it.' }),
+        first: outbound(
+          z.strictObject({
+            at: Timestamp.openapi({ description: 'Simulated time of the first occurrence.' }),
+            request_id: z.string().optional().openapi({ description: 'The API request whose answer (or call) exercised it.' }),
+            request: z.string().optional().openapi({ description: 'That request: method and path.' }),
+            event: EventTypeName.optional().openapi({ description: 'The event, delivered to a receiver of the client, that carried it.' }),
+            resource_id: z.string().optional().openapi({ description: "The event's resource." }),
+            delivery_id: z.string().optional().openapi({ description: 'The delivery record (`evt_`) of that event (`GET /_mock/events`).' }),
+            report: z.string().optional().openapi({ description: 'In a suite-level report: the report (test file) it was first seen in.' }),
+          }),
+        ).openapi({ description: 'The first occurrence: a request, or an event delivered to the client.' }),
+      }),
+    ),
+  }),
+  'ReliedOnChoice',
+);
+
 /** The contract report of a run so far (`GET /_mock/report`, docs/design.md user 3). */
 export const ContractReport = outbound(
   z.strictObject({
@@ -155,6 +183,10 @@ export const ContractReport = outbound(
         findings: z.array(ClientBehaviourFinding),
       }),
     ),
+    relied_on: z.array(ReliedOnChoice).openapi({
+      description:
+        "The choices of bvs-mock where the spec is silent or unsure (docs/fidelity.md) that this run exercised, once per row and choice, in row order: a value the spec never shows that the client read, a path of bvs-mock's choosing it called, a scope it asked for by name, an error code it was answered. The real service may differ on each.",
+    }),
   }),
   'ContractReport',
 );
@@ -163,3 +195,4 @@ export type JournalEntry = z.infer<typeof JournalEntry>;
 export type ReceiverFindings = z.infer<typeof ReceiverFindings>;
 export type ContractReport = z.infer<typeof ContractReport>;
 export type ClientBehaviourFinding = z.infer<typeof ClientBehaviourFinding>;
+export type ReliedOnChoice = z.infer<typeof ReliedOnChoice>;

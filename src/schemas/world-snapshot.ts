@@ -1,5 +1,6 @@
 import { BvsMockConfig } from './config';
 import { ReadingsInput } from './readings';
+import { ReliedOnChoice } from './report-answers';
 import { z } from './zod';
 
 /** The `format` of a world's snapshot document. */
@@ -79,6 +80,8 @@ export const WorldSnapshot = z.object({
   emitted: z.object({ events: z.array(z.unknown()), counts: z.record(z.string(), z.number().int()) }),
   receiver_checks: z.object({ checks: z.array(z.unknown()), counter: z.number().int() }),
   observer: z.record(z.string(), z.unknown()),
+  /** The contract report's `relied_on` so far; absent in a snapshot from before it existed. */
+  relied_on: z.array(ReliedOnChoice).optional(),
   /** Access tokens issued and kept: the token, then its grant with its expiry (epoch ms). */
   tokens: z.array(z.tuple([z.string(), z.object({ organizationId: z.string(), clientId: z.string(), scopes: z.array(z.string()), expiresAt: z.number() })])),
 });

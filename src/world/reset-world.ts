@@ -11,6 +11,7 @@ import type { AnswerCache } from './answer-cache';
 import type { RequestJournal } from './request-journal';
 import type { ReceiverCheckStore } from '../probes/receiver-check-store';
 import type { ClientObserver } from '../faults/client-observer';
+import type { ReliedOnLog } from '../contract/relied-on';
 
 /** Every part of a world that holds state a reset returns to its start. */
 export interface ResettableParts {
@@ -27,6 +28,7 @@ export interface ResettableParts {
   emitted: Pick<EmittedJournal, 'clear'>;
   receiverChecks: Pick<ReceiverCheckStore, 'clear'>;
   observer: Pick<ClientObserver, 'clear'>;
+  reliedOn: Pick<ReliedOnLog, 'clear'>;
   scenarios: Pick<ScenarioLibrary, 'clearRunTime'>;
   /** Adds the endpoints of the configuration (and `--webhook-url`) again. */
   seedEndpoints(): void;
@@ -51,6 +53,7 @@ export function resetWorld(parts: ResettableParts): void {
   parts.emitted.clear();
   parts.receiverChecks.clear();
   parts.observer.clear();
+  parts.reliedOn.clear();
   parts.faults.clear();
   parts.scenarios.clearRunTime();
   parts.clock.reset();

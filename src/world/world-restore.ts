@@ -81,6 +81,7 @@ export function restoreWorldState(world: World, snapshot: WorldSnapshot): void {
     for (const [type, count] of Object.entries(snapshot.emitted.counts)) world.emittedEvents.set(type, count);
     world.receiverChecks.restore({ ...snapshot.receiver_checks, checks: snapshot.receiver_checks.checks as EndpointReceiverCheck[] });
     world.observer.restore(snapshot.observer as unknown as ClientObserverSnapshot);
+    world.reliedOn.restore(snapshot.relied_on ?? []);
     world.tokens.restore(snapshot.tokens.map(([token, grant]) => [token, { ...grant, scopes: grant.scopes as Scope[] }]));
     // Deliveries under way or queued at the snapshot go again from its instant, before anything else due then.
     for (const record of snapshot.deliveries.resume) world.deliveries.restoreTimer(snapshot.clock.now, { kind: 'delivery.resume', record });

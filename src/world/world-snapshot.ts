@@ -47,6 +47,7 @@ export function snapshotWorld(world: World): WorldSnapshot {
     emitted: { events: world.emitted.snapshot(), counts: Object.fromEntries(world.emittedEvents) },
     receiver_checks: world.receiverChecks.snapshot(),
     observer: { ...world.observer.snapshot() },
+    relied_on: world.reliedOn.list(),
     tokens: world.tokens.snapshot(),
   };
   // One copy through JSON: the document shares nothing with the live world, and restoring it before or after

@@ -6,6 +6,7 @@ import { Deliveries, type DeliveriesOptions } from '../delivery/deliveries';
 import { WebhookEndpointStore } from '../delivery/webhook-endpoint-store';
 import { Engine, IdSource } from '../engine';
 import { ScenarioLibrary, generateScenario } from '../engine/scenarios';
+import { ReliedOnLog } from '../contract/relied-on';
 import { ClientObserver } from '../faults/client-observer';
 import { FaultPlan } from '../faults/fault-plan';
 import { ReceiverCheckStore } from '../probes/receiver-check-store';
@@ -127,6 +128,8 @@ export interface World {
   readonly receiverChecks: ReceiverCheckStore;
   /** What clients did after injected API faults (the contract report's client behaviour). */
   readonly observer: ClientObserver;
+  /** The choices of bvs-mock the client's answers and deliveries exercised (the contract report's `relied_on`). */
+  readonly reliedOn: ReliedOnLog;
   /** Notices of change for `GET /_mock/stream` (the dashboard's live updates). */
   readonly changes: ChangeFeed;
   /**
@@ -220,7 +223,23 @@ export function createWorld(options: WorldOptions): World {
     labelOf: (validationId) => engine.labelOf(validationId),
   });
   // Both read what they need during the emission, so an event no receiver gets is never rendered.
-  engine.subscribe((event) => deliveries.accept(event), { readsBodyAtOnce: true });
+  const reliedOn = new ReliedOnLog();
+  engine.subscribe(
+    (event) => {
+      const accepted = deliveries.accept(event);
+      // What the client's receivers got is what it may rely on (the contract report's relied_on).
+      if (accepted !== undefined)
+        reliedOn.observeDelivery({
+          type: event.type,
+          resourceId: event.resourceId,
+          emittedAt: event.emittedAt,
+          envelope: event.body,
+          body: accepted.body,
+          deliveries: accepted.records,
+        });
+    },
+    { readsBodyAtOnce: true },
+  );
   const emittedEvents = new Map<string, number>();
   engine.subscribe((event) => emittedEvents.set(event.type, (emittedEvents.get(event.type) ?? 0) + 1), { readsBodyAtOnce: true });
   const emitted = new EmittedJournal();
@@ -250,6 +269,7 @@ export function createWorld(options: WorldOptions): World {
     emittedEvents,
     receiverChecks: new ReceiverCheckStore(),
     observer: new ClientObserver(),
+    reliedOn,
     changes,
     advance: (ms) => {
       changes.notify('clock');

@@ -34,4 +34,15 @@ test('examples/client-ts type-checks and passes its tests against the packed pac
   expect(report.testResults.map((result) => [basename(result.name), result.status]).sort()).toEqual(suites.sort().map((file) => [file, 'passed']));
   expect([report.numFailedTests, report.numPassedTests]).toEqual([0, report.numTotalTests]);
   expect(report.numTotalTests).toBeGreaterThanOrEqual(suites.length);
+  // The suite's reporter wrote the run's contract report: the choices of bvs-mock the example relied on, each with its row.
+  const merged = JSON.parse(readFileSync(join(dir, 'bvs-mock-report', 'report.json'), 'utf8')) as {
+    relied_on: { row: number; choice: string; seen: { count: number; first: { report?: string } } }[];
+  };
+  const rows = [...new Set(merged.relied_on.map((item) => item.row))];
+  process.stdout.write(`examples/client-ts relied on docs/fidelity.md rows ${rows.join(', ')}\n`);
+  expect(rows).toEqual([...rows].sort((a, b) => a - b));
+  expect(rows).toEqual(expect.arrayContaining([13, 14, 17, 19, 21, 22, 23, 24, 25, 31, 42, 46, 71]));
+  // It calls no path of bvs-mock's choosing (row 18).
+  expect(rows).not.toContain(18);
+  for (const item of merged.relied_on) expect(item.seen.first.report).toMatch(/^test\/[a-z-]+\.test\.ts/);
 });

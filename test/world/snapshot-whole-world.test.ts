@@ -66,6 +66,7 @@ it('a restored world snapshots to the same document as the world it was taken fr
     'emitted',
     'receiver_checks',
     'observer',
+    'relied_on',
     'tokens',
   ]);
   expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
