@@ -266,10 +266,11 @@ function EventDetail({ id, endpointName, onClose }: { id: string; endpointName: 
                       </td>
                       <td>{attempt.duration_ms.toFixed(1)} ms</td>
                     </tr>
-                    {attempt.response_body === '' && attempt.error === null ? null : (
+                    {attempt.response_body === '' && attempt.error === null && attempt.request_headers === undefined ? null : (
                       <tr class="sub">
                         <td />
                         <td colSpan={5}>
+                          {attempt.request_headers === undefined ? null : <SentHeaders headers={attempt.request_headers} />}
                           {attempt.error === null || attempt.response_code === null ? null : <div class="bad-text">{attempt.error}</div>}
                           {attempt.response_body === '' ? null : <pre class="json excerpt">{attempt.response_body}</pre>}
                         </td>
@@ -285,5 +286,32 @@ function EventDetail({ id, endpointName, onClose }: { id: string; endpointName: 
         </div>
       )}
     </Panel>
+  );
+}
+
+/**
+ * The request headers an attempt sent, folded; the authorization (its secret masked to the last 4 characters) shows
+ * unfolded, so a receiver's 401 after a secret was rotated reads at a glance.
+ */
+function SentHeaders({ headers }: { headers: Readonly<Record<string, string>> }) {
+  return (
+    <details class="sent-headers" data-testid="request-headers">
+      <summary>
+        Request headers
+        {headers.authorization === undefined ? (
+          ' (no authorization)'
+        ) : (
+          <>
+            {' '}
+            · authorization <code>{headers.authorization}</code>
+          </>
+        )}
+      </summary>
+      <pre class="excerpt">
+        {Object.entries(headers)
+          .map(([name, value]) => `${name}: ${value}`)
+          .join('\n')}
+      </pre>
+    </details>
   );
 }

@@ -7,6 +7,7 @@ import type { DeliveryLog } from './delivery-log';
 import { policyOf, triesAmong, type Trigger, type TriggerPolicy } from './delivery-policy';
 import { laneOf, renderDelivery, type DeliveryRecord } from './delivery-record';
 import { acknowledged, post, type PostResult } from './http-post';
+import { SentHeaders } from './sent-headers';
 import { MAX_RETRIES, retryDelayMs } from './retry-policy';
 import type { WebhookEndpointStore } from './webhook-endpoint-store';
 
@@ -95,6 +96,7 @@ export class DeliveryDispatcher {
   private generation: Generation;
   /** The error of an attempt that a suspended receiver's probe kept from going (docs/fidelity.md row 100). */
   private readonly suspendedError: string;
+  private readonly sentHeaders = new SentHeaders();
 
   constructor(private readonly options: DeliveryDispatcherOptions) {
     const { suspendAfterTimeouts } = options.lanes;
@@ -264,21 +266,17 @@ export class DeliveryDispatcher {
       const auth = await this.options.auth.authorize(record);
       if (generation.over) return result;
       sent = auth.ok;
-      result = auth.ok
-        ? await post({
-            url: record.target.url,
-            headers: {
-              'content-type': 'application/json',
-              'user-agent': this.options.userAgent,
-              [DELIVERY_ORIGIN_HEADER]: this.options.origin,
-              ...auth.headers,
-            },
-            body: record.body,
-            timeoutMs: this.options.timeoutMs,
-            insecureTls: this.options.insecureTls,
-            signal: generation.abort.signal,
-          })
-        : notSent(auth.error);
+      if (!auth.ok) return (result = notSent(auth.error));
+      const headers = { 'content-type': 'application/json', 'user-agent': this.options.userAgent, [DELIVERY_ORIGIN_HEADER]: this.options.origin, ...auth.headers };
+      const answer = await post({
+        url: record.target.url,
+        headers,
+        body: record.body,
+        timeoutMs: this.options.timeoutMs,
+        insecureTls: this.options.insecureTls,
+        signal: generation.abort.signal,
+      });
+      result = { ...answer, requestHeaders: this.sentHeaders.of(headers, Object.keys(auth.headers)) };
       return result;
     } finally {
       const outcome = !sent || result.error === 'cancelled' ? 'not_sent' : result.error === 'timeout' ? 'timeout' : 'other';

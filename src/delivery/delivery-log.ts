@@ -153,6 +153,7 @@ export class DeliveryLog {
       duration_ms: result.durationMs,
       error: result.error,
       trigger,
+      ...(result.requestHeaders === undefined ? {} : { request_headers: result.requestHeaders }),
     };
     record.attempts.push(attempt);
     return attempt;

@@ -18,6 +18,8 @@ export interface PostResult {
    * (the rest of the answer did not come in time).
    */
   error: string | null;
+  /** The request headers sent, secrets masked (src/delivery/sent-headers.ts); absent when nothing was sent. */
+  requestHeaders?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -42,6 +42,14 @@ export const DeliveryAttempt = outbound(
     error: z.string().nullable(),
     /** What started it: the first attempt, a scheduled retry, a redelivery, or a duplicate fault. */
     trigger: z.enum(['first', 'retry', 'redelivery', 'duplicate_fault']),
+    request_headers: z
+      .record(z.string(), z.string())
+      .optional()
+      .openapi({
+        description:
+          "The request headers sent, by lower-case name, the authorization's secret masked to its last 4 characters (`Bearer ****f00d`; none of a secret shorter than 8); absent when nothing was sent (docs/fidelity.md row 30).",
+        example: { 'content-type': 'application/json', 'user-agent': 'bvs-mock/0.1.0', authorization: 'Bearer ****f00d' },
+      }),
   }),
   'DeliveryAttempt',
 );
