@@ -1,5 +1,6 @@
 import type { ScenarioEntity, ScenarioPartner } from '../schemas';
 import type { AlertRecord, RunRecord } from './records';
+import type { EntityPlay } from './tree-play-snapshot';
 
 /** What the script of an entity (the main one or a partner) says it runs. */
 type EntityScript = ScenarioEntity | ScenarioPartner;
@@ -25,4 +26,12 @@ export function runRecords(run: RunRecord, raised: readonly AlertRecord[], bbsId
 export function discoveryRun(script: EntityScript): string {
   if (script.partners_discovered_by !== undefined) return script.partners_discovered_by;
   return script.runs.find((run) => run.type.endsWith('/registry'))?.type ?? script.runs[0]!.type;
+}
+
+/** Whether a run of a partner (at any depth) of a play ended in definitive_error. */
+export function partnerFailed(entities: Iterable<EntityPlay>, runs: ReadonlyMap<string, RunRecord>): boolean {
+  for (const entity of entities) {
+    if (entity.parent !== null && entity.batch.runIds.some((id) => runs.get(id)?.status === 'definitive_error')) return true;
+  }
+  return false;
 }

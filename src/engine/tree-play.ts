@@ -9,7 +9,7 @@ import { renderFormation } from './render-formation';
 import { renderValidation } from './render-validation';
 import { keepReportTree, type AlertRecord, type BatchRecord, type FormationRecord, type ReportEdition, type RunRecord, type ValidationRecord } from './records';
 import { createPartnerValidation } from './validation-records';
-import { discoveryRun, runRecords } from './entity-script-runs';
+import { discoveryRun, partnerFailed, runRecords } from './entity-script-runs';
 
 /** Generations of one main batch's report kept (on-demand reports may be asked for again and again): the oldest go first. */
 const MAX_REPORT_EDITIONS = 20;
@@ -194,7 +194,10 @@ export class TreePlay {
     // one consistent instant (docs/fidelity.md row 76): the batch's runs_succeeded as soon as its last
     // run ended, and partner batches with their runs before stakeholder.created announces them.
     this.settleRun(entity);
-    this.emit('data_source_run_batch.data_source_run.ready', () => renderRun(run), run.id);
+    // Under the reading run-ready-on-failure=withheld (docs/fidelity.md row 23) a run that failed for good is not announced.
+    if (status === 'succeeded' || this.ctx.readings['run-ready-on-failure'] === 'sent') {
+      this.emit('data_source_run_batch.data_source_run.ready', () => renderRun(run), run.id);
+    }
     if (status === 'succeeded') {
       if (run.type === discoveryRun(entity.script)) this.discoverPartners(entity);
       const formation = entity.script.formation;
@@ -333,7 +336,7 @@ export class TreePlay {
    * docs/fidelity.md rows 32, 33; the readings `child-batches-on-main-failure` and `child-batches-on-revalidation`).
    */
   private treeComplete(): void {
-    if (this.ctx.readings['child-batches-on-main-failure'] === 'sent' ? this.partnerFailed() : this.failed) return;
+    if (this.ctx.readings['child-batches-on-main-failure'] === 'sent' ? partnerFailed(this.entities.values(), this.state.runs) : this.failed) return;
     const childBatchesReady = this.scenario.settings.child_batches_ready ?? this.settings.child_batches_ready;
     const again = this.ctx.readings['child-batches-on-revalidation'] === 'again';
     if (childBatchesReady && (again || !this.root.childBatchesReadyFired)) {
@@ -341,12 +344,6 @@ export class TreePlay {
       this.emit('data_source_run_batch.child_batches_ready', () => renderBatch(this.state, this.rootBatch), this.rootBatch.id);
     }
     this.timers.schedule(this.ctx.clock.now() + this.scenario.report_after, () => this.reportReady(), { kind: 'play.report', play: this.rootBatch.id });
-  }
-
-  /** Whether a run of a partner (at any depth) ended in definitive_error. */
-  private partnerFailed(): boolean {
-    const failed = (entity: EntityPlay) => entity.batch.runIds.some((id) => must(this.state.runs, id).status === 'definitive_error');
-    return [...this.entities.values()].some((entity) => entity.parent !== null && failed(entity));
   }
 
   /** Sets the consolidated report URL of the main batch and announces it. Also used for on-demand reports. */

@@ -51,6 +51,17 @@ export const READINGS = [
         "§6 Legacy model: \"No organization endpoints. `webhook_url` is given on the entity validation and on the nested `information_request`, and the URL receives all events of that resource.\" An event of a resource created with a `webhook_url` (the validation's for the tree's events, the information request's own for its events) goes to that URL alone: the organization's endpoints get none of it. The events of a resource without one (an information request created without `webhook_url`) go to the endpoints as before.",
     },
   },
+  {
+    name: 'run-ready-on-failure',
+    row: 23,
+    values: ['sent', 'withheld'],
+    default: 'sent',
+    spec: {
+      sent: '§6 Triggers: `data_source_run_batch.data_source_run.ready`: "an individual run completed (one event per run)"; §6 Event order 1: "Per-run `data_source_run_batch.data_source_run.ready` fires for each run." A run that ends in `definitive_error` has completed: it gets its event, with `status: definitive_error` and `succeeded_at: null` (`temporary_error` and `missing_input_data` are not completions).',
+      withheld:
+        '§3 Data source run `status`: `succeeded` is "completed successfully", `definitive_error` a "permanent failure"; read with §6 Triggers\' "an individual run completed" (as `data_source_run_batch.ready`\'s "completed successfully", row 31), a run that failed for good did not complete: it gets no `data_source_run.ready`, so only succeeded runs are announced, one event each, and a client learns of the failure from its batch (`runs_succeeded: false`, the run\'s `status` in `data_source_runs`).',
+    },
+  },
 ] as const;
 
 /** One reading of {@link READINGS}. */

@@ -46,6 +46,13 @@ test('bvs-mock readings --format json prints an array of { name, values, default
         'legacy-only': expect.stringContaining('No organization endpoints'),
       },
     },
+    {
+      name: 'run-ready-on-failure',
+      values: ['sent', 'withheld'],
+      default: 'sent',
+      row: 23,
+      spec: { sent: expect.stringContaining('one event per run'), withheld: expect.stringContaining('"completed successfully"') },
+    },
   ]);
   // Each value quotes the spec: a section and words in quotation marks.
   for (const entry of listed) {
@@ -81,7 +88,7 @@ test('--reading takes NAME=VALUE, repeated or comma-separated, and refuses an un
   expect(reading(' ready-on-main-failure = sent ,', { 'ready-on-main-failure': 'withheld' })).toEqual({ 'ready-on-main-failure': 'sent' });
   expect(() => reading('ready-on-main-failure', {})).toThrow('"ready-on-main-failure" is not NAME=VALUE, like ready-on-main-failure=withheld');
   expect(() => reading('late-ready=sent', {})).toThrow(
-    'unknown reading "late-ready"; the readings are ready-on-main-failure, child-batches-on-main-failure, child-batches-on-revalidation, legacy-url-and-endpoints',
+    'unknown reading "late-ready"; the readings are ready-on-main-failure, child-batches-on-main-failure, child-batches-on-revalidation, legacy-url-and-endpoints, run-ready-on-failure',
   );
   expect(() => reading('ready-on-main-failure=never', {})).toThrow('reading ready-on-main-failure must be sent or withheld, got "never"');
 });

@@ -4,12 +4,14 @@ import { systemTime } from '../../src/wall';
 import { createWorld, type World } from '../../src/world/world';
 import { HAPPY_PARTNERS, PARTNER_DEFINITIVE_ERROR } from '../support/built-in-tins';
 
-// The readings of a tree's end (src/schemas/readings.ts), each value played:
+// The readings of a tree's play (src/schemas/readings.ts), each value played:
 // - child-batches-on-main-failure (docs/fidelity.md row 32): `suppressed` (default) sends neither child_batches_ready
 //   nor the automatic report once any run of the tree failed for good; `sent` lets only a partner's failure suppress
 //   them (§6 rule 4, §7 Errors 5), so a main failure alone ends with both.
 // - child-batches-on-revalidation (row 33): `once` (default) sends child_batches_ready on the first play only
 //   (§6 rule 4: "exactly once per validation"); `again` sends it on each play, before that play's report (§6 rule 5).
+// - run-ready-on-failure (row 23): `sent` (default) announces every run that ended, definitive_error included (§6
+//   Triggers: "one event per run"); `withheld` announces only the runs that succeeded (§3: "completed successfully").
 
 const worlds: World[] = [];
 afterEach(() => {
@@ -97,6 +99,30 @@ describe('child-batches-on-main-failure', () => {
     await sentAlone.create({ scenarioName: 'main-definitive-error' });
     expect(types(both.events)).toEqual(types(sentAlone.events).filter((type) => type !== 'data_source_run_batch.ready'));
     expect(types(both.events).slice(-2)).toEqual(TAIL);
+  });
+});
+
+describe('run-ready-on-failure', () => {
+  test.each([
+    { scenario: 'main-definitive-error', failing: 'the main entity' },
+    { scenario: 'partner-definitive-error', failing: 'a partner' },
+  ])('$scenario: sent (the default) announces the run of $failing that failed for good; withheld every other event and not that one', async ({ scenario }) => {
+    const sent = played();
+    await sent.create({ scenarioName: scenario });
+    const explicit = played({ 'run-ready-on-failure': 'sent' });
+    await explicit.create({ scenarioName: scenario });
+    const withheld = played({ 'run-ready-on-failure': 'withheld' });
+    await withheld.create({ scenarioName: scenario });
+    expect(types(explicit.events)).toEqual(types(sent.events));
+
+    const runStatus = (event: EngineEvent) => (event.body as { data_source_run: { status: string } }).data_source_run.status;
+    const runEvents = (events: EngineEvent[]) => events.filter((event) => event.type === 'data_source_run_batch.data_source_run.ready');
+    const failedAt = sent.events.findIndex((event) => event.type === 'data_source_run_batch.data_source_run.ready' && runStatus(event) === 'definitive_error');
+    expect(failedAt).toBeGreaterThanOrEqual(0);
+    expect(runEvents(sent.events).filter((event) => runStatus(event) === 'definitive_error')).toHaveLength(1);
+    // The one difference: the failed run's event.
+    expect(types(withheld.events)).toEqual(types(sent.events).filter((_, at) => at !== failedAt));
+    expect(runEvents(withheld.events).map(runStatus)).toEqual(runEvents(withheld.events).map(() => 'succeeded'));
   });
 });
 
