@@ -1,10 +1,10 @@
 import { PlayTimers, type PlayTimerTag } from './play-timers';
 import { restorePlay, snapshotPlay, type EntityPlay, type TreePlaySnapshot } from './tree-play-snapshot';
-import type { Scenario, ScenarioPartner, EventType } from '../schemas';
+import type { DataSourceRunBatch, Scenario, ScenarioPartner, EventType } from '../schemas';
 import type { EngineContext, PlaySettings } from './engine-context';
 import { FILE_PATHS } from './engine-context';
 import { OrganizationState } from './organization-state';
-import { renderBatch, renderRun } from './render-batch';
+import { renderBatch, renderRun, withListedChildren } from './render-batch';
 import { renderFormation } from './render-formation';
 import { renderValidation } from './render-validation';
 import { keepReportTree, type AlertRecord, type BatchRecord, type FormationRecord, type ReportEdition, type RunRecord, type ValidationRecord } from './records';
@@ -341,7 +341,9 @@ export class TreePlay {
     const again = this.ctx.readings['child-batches-on-revalidation'] === 'again';
     if (childBatchesReady && (again || !this.root.childBatchesReadyFired)) {
       this.root.childBatchesReadyFired = true;
-      this.emit('data_source_run_batch.child_batches_ready', () => renderBatch(this.state, this.rootBatch), this.rootBatch.id);
+      const listed = this.ctx.readings['child-batch-fields'] === 'listed';
+      const batch = () => (listed ? withListedChildren : (whole: DataSourceRunBatch) => whole)(renderBatch(this.state, this.rootBatch));
+      this.emit('data_source_run_batch.child_batches_ready', batch, this.rootBatch.id);
     }
     this.timers.schedule(this.ctx.clock.now() + this.scenario.report_after, () => this.reportReady(), { kind: 'play.report', play: this.rootBatch.id });
   }

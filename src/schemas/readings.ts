@@ -62,6 +62,18 @@ export const READINGS = [
         '§3 Data source run `status`: `succeeded` is "completed successfully", `definitive_error` a "permanent failure"; read with §6 Triggers\' "an individual run completed" (as `data_source_run_batch.ready`\'s "completed successfully", row 31), a run that failed for good did not complete: it gets no `data_source_run.ready`, so only succeeded runs are announced, one event each, and a client learns of the failure from its batch (`runs_succeeded: false`, the run\'s `status` in `data_source_runs`).',
     },
   },
+  {
+    name: 'child-batch-fields',
+    row: 21,
+    values: ['whole', 'listed'],
+    default: 'whole',
+    spec: {
+      whole:
+        '§2 Data source run batch: `child_batches`: "one batch object per related entity, same shape as a batch"; "Batches are self-similar." Each child of `child_batches_ready` is a whole batch: the fields §6 rule 4 lists and the rest (`data_source_runs`, `created_at`, `consolidated_report_url`, its own `child_batches` …).',
+      listed:
+        '§6 rule 4: "each child has id, runs_succeeded, entity_validation_id, tin, parent_batch_id, execution_type `related` and its own `raised_alerts`"; "Each child carries the partner\'s `tin` only. Full identity is read from the entity validation." Each child of `child_batches_ready` carries those seven fields alone (no `data_source_runs`, no nested `child_batches`); `data_source_run_batch.ready`, `consolidated_report_ready` and the API keep whole batches (§2; §6 rule 3).',
+    },
+  },
 ] as const;
 
 /** One reading of {@link READINGS}. */

@@ -21,6 +21,7 @@ test('bvs-mock readings prints each reading with the spec words; --format json a
     expect.objectContaining({ name: 'child-batches-on-revalidation', values: ['once', 'again'], default: 'once', spec: expect.any(Object) }),
     expect.objectContaining({ name: 'legacy-url-and-endpoints', values: ['both', 'legacy-only'], default: 'both', spec: expect.any(Object) }),
     expect.objectContaining({ name: 'run-ready-on-failure', values: ['sent', 'withheld'], default: 'sent', spec: expect.any(Object) }),
+    expect.objectContaining({ name: 'child-batch-fields', values: ['whole', 'listed'], default: 'whole', spec: expect.any(Object) }),
   ]);
 });
 

@@ -53,6 +53,13 @@ test('bvs-mock readings --format json prints an array of { name, values, default
       row: 23,
       spec: { sent: expect.stringContaining('one event per run'), withheld: expect.stringContaining('"completed successfully"') },
     },
+    {
+      name: 'child-batch-fields',
+      values: ['whole', 'listed'],
+      default: 'whole',
+      row: 21,
+      spec: { whole: expect.stringContaining('same shape as a batch'), listed: expect.stringContaining('each child has id, runs_succeeded') },
+    },
   ]);
   // Each value quotes the spec: a section and words in quotation marks.
   for (const entry of listed) {
@@ -88,7 +95,7 @@ test('--reading takes NAME=VALUE, repeated or comma-separated, and refuses an un
   expect(reading(' ready-on-main-failure = sent ,', { 'ready-on-main-failure': 'withheld' })).toEqual({ 'ready-on-main-failure': 'sent' });
   expect(() => reading('ready-on-main-failure', {})).toThrow('"ready-on-main-failure" is not NAME=VALUE, like ready-on-main-failure=withheld');
   expect(() => reading('late-ready=sent', {})).toThrow(
-    'unknown reading "late-ready"; the readings are ready-on-main-failure, child-batches-on-main-failure, child-batches-on-revalidation, legacy-url-and-endpoints, run-ready-on-failure',
+    'unknown reading "late-ready"; the readings are ready-on-main-failure, child-batches-on-main-failure, child-batches-on-revalidation, legacy-url-and-endpoints, run-ready-on-failure, child-batch-fields',
   );
   expect(() => reading('ready-on-main-failure=never', {})).toThrow('reading ready-on-main-failure must be sent or withheld, got "never"');
 });

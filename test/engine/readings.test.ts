@@ -89,6 +89,7 @@ test('the configuration file sets a reading, and an option given besides it wins
     'child-batches-on-revalidation': 'once',
     'legacy-url-and-endpoints': 'both',
     'run-ready-on-failure': 'sent',
+    'child-batch-fields': 'whole',
   });
   const played = await play(world({ config }), { scenarioName: 'main-definitive-error' });
   expect(played.ready).toEqual([]);
@@ -96,7 +97,7 @@ test('the configuration file sets a reading, and an option given besides it wins
 
 test('an unknown reading or value is refused naming the known ones: createMock, createWorld and the configuration file', () => {
   expect(() => createMock({ readings: { 'ready-on-failure': 'withheld' } })).toThrow(
-    'bvs-mock: unknown reading "ready-on-failure"; the readings are ready-on-main-failure, child-batches-on-main-failure, child-batches-on-revalidation, legacy-url-and-endpoints, run-ready-on-failure',
+    'bvs-mock: unknown reading "ready-on-failure"; the readings are ready-on-main-failure, child-batches-on-main-failure, child-batches-on-revalidation, legacy-url-and-endpoints, run-ready-on-failure, child-batch-fields',
   );
   expect(() => createMock({ readings: { 'ready-on-main-failure': 'never' } })).toThrow(
     'bvs-mock: reading ready-on-main-failure must be sent or withheld, got "never"',

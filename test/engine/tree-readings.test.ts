@@ -1,5 +1,5 @@
 import type { EngineEvent } from '../../src/engine';
-import type { DataSourceRunBatch } from '../../src/schemas';
+import { parseWith, WebhookEventBody, type DataSourceRunBatch } from '../../src/schemas';
 import { systemTime } from '../../src/wall';
 import { createWorld, type World } from '../../src/world/world';
 import { HAPPY_PARTNERS, PARTNER_DEFINITIVE_ERROR } from '../support/built-in-tins';
@@ -12,6 +12,8 @@ import { HAPPY_PARTNERS, PARTNER_DEFINITIVE_ERROR } from '../support/built-in-ti
 //   (§6 rule 4: "exactly once per validation"); `again` sends it on each play, before that play's report (§6 rule 5).
 // - run-ready-on-failure (row 23): `sent` (default) announces every run that ended, definitive_error included (§6
 //   Triggers: "one event per run"); `withheld` announces only the runs that succeeded (§3: "completed successfully").
+// - child-batch-fields (row 21): `whole` (default) sends each child of child_batches_ready as a whole batch (§2: "same
+//   shape as a batch"); `listed` sends the seven fields §6 rule 4 lists, and nothing else.
 
 const worlds: World[] = [];
 afterEach(() => {
@@ -123,6 +125,32 @@ describe('run-ready-on-failure', () => {
     // The one difference: the failed run's event.
     expect(types(withheld.events)).toEqual(types(sent.events).filter((_, at) => at !== failedAt));
     expect(runEvents(withheld.events).map(runStatus)).toEqual(runEvents(withheld.events).map(() => 'succeeded'));
+  });
+});
+
+describe('child-batch-fields', () => {
+  test('whole (the default) sends whole batches as children of child_batches_ready; listed the seven fields of §6 rule 4, there alone', async () => {
+    const whole = played();
+    await whole.create({ tin: HAPPY_PARTNERS });
+    const listed = played({ 'child-batch-fields': 'listed' });
+    await listed.create({ tin: HAPPY_PARTNERS });
+    expect(types(listed.events)).toEqual(types(whole.events));
+
+    const childrenOf = (events: EngineEvent[], type: string) => batchOf(events.find((event) => event.type === type)!).child_batches;
+    const LISTED = ['id', 'runs_succeeded', 'entity_validation_id', 'tin', 'parent_batch_id', 'execution_type', 'raised_alerts'];
+    const wholeChildren = childrenOf(whole.events, TAIL[0]!);
+    const listedChildren = childrenOf(listed.events, TAIL[0]!);
+    expect(wholeChildren.length).toBeGreaterThan(1);
+    for (const child of wholeChildren)
+      expect(Object.keys(child)).toEqual(expect.arrayContaining([...LISTED, 'data_source_runs', 'child_batches', 'created_at']));
+    expect(listedChildren.map((child) => Object.keys(child))).toEqual(listedChildren.map(() => LISTED));
+    expect(listedChildren).toEqual(wholeChildren.map((child) => Object.fromEntries(LISTED.map((field) => [field, child[field as keyof DataSourceRunBatch]]))));
+    // Both payloads are what the document allows (the children's other fields are optional there), and the other
+    // batch events keep whole children.
+    for (const played of [whole, listed]) for (const event of played.events) expect(parseWith(WebhookEventBody, event.body)).toMatchObject({ ok: true });
+    for (const type of ['data_source_run_batch.ready', TAIL[1]!]) {
+      expect(childrenOf(listed.events, type).map((child) => Object.keys(child))).toEqual(childrenOf(whole.events, type).map((child) => Object.keys(child)));
+    }
   });
 });
 
