@@ -21,7 +21,7 @@ export function renderReadings(format: 'text' | 'json'): string {
     lines.push(`${reading.name} (docs/fidelity.md row ${reading.row})`);
     const labels = reading.values.map((value) => [value, value === reading.default ? `${value} (default)` : value] as const);
     const width = Math.max(...labels.map(([, label]) => label.length));
-    for (const [value, label] of labels) lines.push(`  ${label.padEnd(width)}  ${reading.spec[value]}`);
+    for (const [value, label] of labels) lines.push(`  ${label.padEnd(width)}  ${(reading.spec as Readonly<Record<string, string>>)[value]}`);
     lines.push('');
   }
   lines.push('Play one with --reading NAME=VALUE (bvs-mock serve), readings: in the configuration file, or readings in POST /_mock/sessions.');

@@ -3,7 +3,7 @@ import type { SimulatedClock } from '../clock';
 import type { OrganizationRegistry } from '../config';
 import type { EngineEvent, IdSource } from '../engine';
 import type { FaultPlan } from '../faults/fault-plan';
-import type { DeliveryAttempt, DeliveryEvent, DeliveryStatus, ReceiverFindings } from '../schemas';
+import type { DeliveryAttempt, DeliveryEvent, DeliveryStatus, Readings, ReceiverFindings } from '../schemas';
 import { OutboundAuth } from './delivery-authorization';
 import { DeliveryDispatcher, type DeliveryTimerTag } from './delivery-dispatcher';
 import { DEFAULT_LANE_CONCURRENCY, DEFAULT_SLOW_RECEIVER_MS, DEFAULT_SUSPEND_AFTER_TIMEOUTS, type DeliveryLanesOptions } from './delivery-lanes';
@@ -69,6 +69,8 @@ export interface DeliveriesOptions {
   suspendAfterTimeouts?: number;
   /** The value of `DELIVERY_ORIGIN_HEADER` on every delivery. */
   origin: string;
+  /** The readings played (src/schemas/readings.ts): `legacy-url-and-endpoints` decides whether a legacy URL's events also reach endpoints. */
+  readings?: Pick<Readings, 'legacy-url-and-endpoints'>;
   /** Called after every attempt (`bvs-mock play` prints them). A hook that throws is reported, never fatal. */
   onAttempt?: (delivery: DeliveryEvent, attempt: DeliveryAttempt) => void;
   /**
@@ -174,8 +176,15 @@ export class Deliveries {
     return { body, records: made };
   }
 
+  /**
+   * Where an event goes: every enabled endpoint subscribed to its type, and the `webhook_url` of its resource (legacy
+   * model). Under the reading `legacy-url-and-endpoints=legacy-only` (docs/fidelity.md row 58) an event with a legacy
+   * URL goes there alone.
+   */
   private targetsOf(event: EngineEvent): Array<{ target: DeliveryTarget; enabled: boolean }> {
-    const targets: Array<{ target: DeliveryTarget; enabled: boolean }> = this.options.endpoints.subscribers(event.organizationId, event.type).map((stored) => ({
+    const legacyOnly = event.legacyWebhookUrl !== null && this.options.readings?.['legacy-url-and-endpoints'] === 'legacy-only';
+    const subscribers = legacyOnly ? [] : this.options.endpoints.subscribers(event.organizationId, event.type);
+    const targets: Array<{ target: DeliveryTarget; enabled: boolean }> = subscribers.map((stored) => ({
       target: { model: 'endpoint' as const, endpointId: stored.endpoint.id, url: stored.endpoint.url, authType: stored.endpoint.auth_type },
       enabled: stored.endpoint.enabled,
     }));

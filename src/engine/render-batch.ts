@@ -1,4 +1,4 @@
-import { makeRunData, type DataSourceRun, type DataSourceRunBatch, type LatestDataSourceRun, type RaisedAlert } from '../schemas';
+import { makeRunData, type ChildBatchesReadyBatch, type DataSourceRun, type DataSourceRunBatch, type LatestDataSourceRun, type RaisedAlert } from '../schemas';
 import { OrganizationState } from './organization-state';
 import type { AlertRecord, BatchRecord, RunRecord } from './records';
 
@@ -65,5 +65,24 @@ export function renderBatch(state: OrganizationState, batch: BatchRecord, reissu
     raised_alerts: batch.alertIds.map((id) => renderAlert(must(state.alerts, id))),
     child_batches: batch.childBatchIds.map((id) => renderBatch(state, must(state.batches, id), reissueAt, readAt)),
     webhook: batch.webhook === null ? null : { ...batch.webhook },
+  };
+}
+
+/**
+ * The main batch as `child_batches_ready` carries it under the reading `child-batch-fields=listed` (docs/fidelity.md
+ * row 21): each child with the fields §6 rule 4 lists, and nothing else.
+ */
+export function withListedChildren(batch: DataSourceRunBatch): ChildBatchesReadyBatch {
+  return {
+    ...batch,
+    child_batches: batch.child_batches.map(({ id, runs_succeeded, entity_validation_id, tin, parent_batch_id, execution_type, raised_alerts }) => ({
+      id,
+      runs_succeeded,
+      entity_validation_id,
+      tin,
+      parent_batch_id,
+      execution_type,
+      raised_alerts,
+    })),
   };
 }

@@ -1,21 +1,20 @@
 import { PlayTimers, type PlayTimerTag } from './play-timers';
 import { restorePlay, snapshotPlay, type EntityPlay, type TreePlaySnapshot } from './tree-play-snapshot';
-import type { Scenario, ScenarioEntity, ScenarioPartner, EventType } from '../schemas';
+import type { DataSourceRunBatch, Scenario, ScenarioPartner, EventType } from '../schemas';
 import type { EngineContext, PlaySettings } from './engine-context';
 import { FILE_PATHS } from './engine-context';
 import { OrganizationState } from './organization-state';
-import { renderBatch, renderRun } from './render-batch';
+import { renderBatch, renderRun, withListedChildren } from './render-batch';
 import { renderFormation } from './render-formation';
 import { renderValidation } from './render-validation';
 import { keepReportTree, type AlertRecord, type BatchRecord, type FormationRecord, type ReportEdition, type RunRecord, type ValidationRecord } from './records';
 import { createPartnerValidation } from './validation-records';
+import { discoveryRun, partnerFailed, runRecords } from './entity-script-runs';
 
 /** Generations of one main batch's report kept (on-demand reports may be asked for again and again): the oldest go first. */
 export const MAX_REPORT_EDITIONS = 20;
 
 const { must } = OrganizationState;
-
-type EntityScript = ScenarioEntity | ScenarioPartner;
 
 /** Options of a {@link TreePlay}. */
 export interface TreePlayOptions {
@@ -195,7 +194,10 @@ export class TreePlay {
     // one consistent instant (docs/fidelity.md row 76): the batch's runs_succeeded as soon as its last
     // run ended, and partner batches with their runs before stakeholder.created announces them.
     this.settleRun(entity);
-    this.emit('data_source_run_batch.data_source_run.ready', () => renderRun(run), run.id);
+    // Under the reading run-ready-on-failure=withheld (docs/fidelity.md row 23) a run that failed for good is not announced.
+    if (status === 'succeeded' || this.ctx.readings['run-ready-on-failure'] === 'sent') {
+      this.emit('data_source_run_batch.data_source_run.ready', () => renderRun(run), run.id);
+    }
     if (status === 'succeeded') {
       if (run.type === discoveryRun(entity.script)) this.discoverPartners(entity);
       const formation = entity.script.formation;
@@ -339,13 +341,19 @@ export class TreePlay {
     this.treeComplete();
   }
 
-  /** The whole tree finished: child_batches_ready, then the consolidated report, unless a run failed for good (spec §6 rules 4, 5). */
+  /**
+   * The whole tree finished: child_batches_ready, then the consolidated report, unless a run failed for good (spec §6 rules 4, 5;
+   * docs/fidelity.md rows 32, 33; the readings `child-batches-on-main-failure` and `child-batches-on-revalidation`).
+   */
   private treeComplete(): void {
-    if (this.failed) return;
+    if (this.ctx.readings['child-batches-on-main-failure'] === 'sent' ? partnerFailed(this.entities.values(), this.state.runs) : this.failed) return;
     const childBatchesReady = this.scenario.settings.child_batches_ready ?? this.settings.child_batches_ready;
-    if (childBatchesReady && !this.root.childBatchesReadyFired) {
+    const again = this.ctx.readings['child-batches-on-revalidation'] === 'again';
+    if (childBatchesReady && (again || !this.root.childBatchesReadyFired)) {
       this.root.childBatchesReadyFired = true;
-      this.emit('data_source_run_batch.child_batches_ready', () => renderBatch(this.state, this.rootBatch), this.rootBatch.id);
+      const listed = this.ctx.readings['child-batch-fields'] === 'listed';
+      const batch = () => (listed ? withListedChildren : (whole: DataSourceRunBatch) => whole)(renderBatch(this.state, this.rootBatch));
+      this.emit('data_source_run_batch.child_batches_ready', batch, this.rootBatch.id);
     }
     this.timers.schedule(this.ctx.clock.now() + this.scenario.report_after, () => this.reportReady(), { kind: 'play.report', play: this.rootBatch.id });
   }
@@ -398,27 +406,4 @@ export class TreePlay {
   stop(): void {
     this.timers.cancel();
   }
-}
-
-/** The run whose success discovers the partners: as scripted, else the `registry` source, else the first run (docs/fidelity.md row 24). */
-function discoveryRun(script: EntityScript): string {
-  if (script.partners_discovered_by !== undefined) return script.partners_discovered_by;
-  return script.runs.find((run) => run.type.endsWith('/registry'))?.type ?? script.runs[0]!.type;
-}
-
-/** The source whose search results carry `bbs_` ids (spec §2, Ids). */
-const BANKRUPTCY_BULLETIN = 'bankruptcy_bulletin';
-
-/**
- * What a succeeded run found (docs/fidelity.md row 78): the script's records, or, when the script
- * gives none but the run raises alerts, one record per alert naming its finding, so a run that raises
- * an alert never reports `count: 0`; on a bankruptcy bulletin run each record is a search result with
- * its own `bbs_` id first.
- */
-function runRecords(run: RunRecord, raised: readonly AlertRecord[], bbsId: () => string): Array<Record<string, unknown>> {
-  const scripted: Array<Record<string, unknown>> = structuredClone(run.script.records);
-  const records: Array<Record<string, unknown>> =
-    scripted.length > 0 ? scripted : raised.map((alert) => ({ finding: alert.name, severity: alert.severity, raised_alert_id: alert.id }));
-  if (run.sourceName !== BANKRUPTCY_BULLETIN) return records;
-  return records.map((record) => (typeof record.id === 'string' && record.id.startsWith('bbs_') ? record : { id: bbsId(), ...record }));
 }

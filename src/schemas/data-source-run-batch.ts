@@ -43,3 +43,29 @@ export const DataSourceRunBatch = outbound(
 );
 
 export type DataSourceRunBatch = z.infer<typeof DataSourceRunBatch>;
+
+/** The fields §6 rule 4 lists for each child of `child_batches_ready`: "id, runs_succeeded, entity_validation_id, tin, parent_batch_id, execution_type related and its own raised_alerts". */
+const CHILD_BATCH_LISTED_FIELDS = ['id', 'runs_succeeded', 'entity_validation_id', 'tin', 'parent_batch_id', 'execution_type', 'raised_alerts'] as const;
+
+/**
+ * A child as `child_batches_ready` carries it: the fields §6 rule 4 lists, and the rest of a batch (§2: "same shape
+ * as a batch") when sent. bvs-mock sends whole batches unless the reading `child-batch-fields=listed` is played
+ * (docs/fidelity.md row 21).
+ */
+const ChildBatchesReadyChild = outbound(
+  DataSourceRunBatch.partial().required(
+    Object.fromEntries(CHILD_BATCH_LISTED_FIELDS.map((field) => [field, true])) as { [K in (typeof CHILD_BATCH_LISTED_FIELDS)[number]]: true },
+  ),
+  'ChildBatchesReadyChild',
+).openapi({
+  description:
+    "A partner's batch: §6 rule 4 lists id, runs_succeeded, entity_validation_id, tin, parent_batch_id, execution_type and raised_alerts; §2 gives children the shape of a batch. Read the other fields only when present.",
+});
+
+/** The main batch as `data_source_run_batch.child_batches_ready` carries it (spec §6 rule 4). */
+export const ChildBatchesReadyBatch = outbound(
+  z.strictObject({ ...DataSourceRunBatch.shape, child_batches: z.array(ChildBatchesReadyChild) }),
+  'ChildBatchesReadyBatch',
+);
+
+export type ChildBatchesReadyBatch = z.infer<typeof ChildBatchesReadyBatch>;

@@ -1,5 +1,5 @@
 import { DataSourceRun } from './data-source-run';
-import { DataSourceRunBatch } from './data-source-run-batch';
+import { ChildBatchesReadyBatch, DataSourceRunBatch } from './data-source-run-batch';
 import { EntityValidation } from './entity-validation';
 import { EVENT_RESOURCE_KEYS, EVENT_TYPES, type EventType } from './event-types';
 import { Formation } from './formation';
@@ -19,9 +19,17 @@ const RESOURCE_SCHEMAS = {
 
 type ResourceSchemas = typeof RESOURCE_SCHEMAS;
 
+/** Where one event type's resource differs from its key's: the children of child_batches_ready (spec §6 rule 4, docs/fidelity.md row 21). */
+const TYPE_RESOURCE_SCHEMAS = { 'data_source_run_batch.child_batches_ready': ChildBatchesReadyBatch } as const;
+
+/** The resource schema an event type carries. */
+type ResourceSchemaOf<T extends EventType> = T extends keyof typeof TYPE_RESOURCE_SCHEMAS
+  ? (typeof TYPE_RESOURCE_SCHEMAS)[T]
+  : ResourceSchemas[(typeof EVENT_RESOURCE_KEYS)[T]];
+
 /** The envelope schema of one event type: exactly `type` and its one resource key. */
 type EnvelopeSchema<T extends EventType> = z.ZodObject<
-  { type: z.ZodLiteral<T> } & { [K in (typeof EVENT_RESOURCE_KEYS)[T]]: ResourceSchemas[K] },
+  { type: z.ZodLiteral<T> } & { [K in (typeof EVENT_RESOURCE_KEYS)[T]]: ResourceSchemaOf<T> },
   z.core.$strict
 >;
 
@@ -33,7 +41,8 @@ export function envelopeComponentName(type: EventType): string {
 
 function envelope<T extends EventType>(type: T): EnvelopeSchema<T> {
   const key = EVENT_RESOURCE_KEYS[type];
-  const shape = { type: z.literal(type), [key]: RESOURCE_SCHEMAS[key] };
+  const resource = (TYPE_RESOURCE_SCHEMAS as Partial<Record<EventType, z.ZodType>>)[type] ?? RESOURCE_SCHEMAS[key];
+  const shape = { type: z.literal(type), [key]: resource };
   // The envelope is closed in the document too: `type` plus one key and nothing else (spec §6, Envelope).
   return z.strictObject(shape).openapi(envelopeComponentName(type)) as unknown as EnvelopeSchema<T>;
 }

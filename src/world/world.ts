@@ -208,6 +208,7 @@ export function createWorld(options: WorldOptions): World {
     registry,
     faults,
     origin: options.origin,
+    readings,
     userAgent: `bvs-mock/${VERSION}`,
     timeoutMs: options.deliveryTimeoutMs,
     slowReceiverMs: options.slowReceiverMs,

@@ -17,6 +17,11 @@ test('bvs-mock readings prints each reading with the spec words; --format json a
   expect(json.code).toBe(0);
   expect(JSON.parse(json.stdout)).toEqual([
     expect.objectContaining({ name: 'ready-on-main-failure', values: ['sent', 'withheld'], default: 'sent', spec: expect.any(Object) }),
+    expect.objectContaining({ name: 'child-batches-on-main-failure', values: ['suppressed', 'sent'], default: 'suppressed', spec: expect.any(Object) }),
+    expect.objectContaining({ name: 'child-batches-on-revalidation', values: ['once', 'again'], default: 'once', spec: expect.any(Object) }),
+    expect.objectContaining({ name: 'legacy-url-and-endpoints', values: ['both', 'legacy-only'], default: 'both', spec: expect.any(Object) }),
+    expect.objectContaining({ name: 'run-ready-on-failure', values: ['sent', 'withheld'], default: 'sent', spec: expect.any(Object) }),
+    expect.objectContaining({ name: 'child-batch-fields', values: ['whole', 'listed'], default: 'whole', spec: expect.any(Object) }),
   ]);
 });
 
@@ -26,7 +31,7 @@ test('an unknown reading or value stops start-up naming the known ones: --readin
   expect(flag.stderr).toContain('reading ready-on-main-failure must be sent or withheld, got "never"');
   const variable = await runCli(['serve', '--port', '0'], { BVS_MOCK_READINGS: 'ready-on-failure=withheld' });
   expect(variable.code).not.toBe(0);
-  expect(variable.stderr).toContain('unknown reading "ready-on-failure"; the readings are ready-on-main-failure');
+  expect(variable.stderr).toContain('unknown reading "ready-on-failure"; the readings are ready-on-main-failure, child-batches-on-main-failure');
   const dir = mkdtempSync(join(tmpdir(), 'bvs-readings-'));
   try {
     const config = join(dir, 'bvs.yaml');

@@ -15,7 +15,57 @@ test('bvs-mock readings --format json prints an array of { name, values, default
     row: 31,
     spec: { sent: expect.stringContaining('fires when all runs of the main entity complete'), withheld: expect.stringContaining('completed successfully') },
   });
-  for (const entry of listed) expect(Object.keys(entry.spec)).toEqual(entry.values);
+  expect(listed.slice(1)).toEqual([
+    {
+      name: 'child-batches-on-main-failure',
+      values: ['suppressed', 'sent'],
+      default: 'suppressed',
+      row: 32,
+      spec: {
+        suppressed: expect.stringContaining('once the main batch and all partner batches have completed'),
+        sent: expect.stringContaining("If a partner's data source fails definitively"),
+      },
+    },
+    {
+      name: 'child-batches-on-revalidation',
+      values: ['once', 'again'],
+      default: 'once',
+      row: 33,
+      spec: {
+        once: expect.stringContaining('fires exactly once per validation'),
+        again: expect.stringContaining('after `child_batches_ready` when that event is enabled'),
+      },
+    },
+    {
+      name: 'legacy-url-and-endpoints',
+      values: ['both', 'legacy-only'],
+      default: 'both',
+      row: 58,
+      spec: {
+        both: expect.stringContaining('an event is delivered to every enabled endpoint subscribed to its type'),
+        'legacy-only': expect.stringContaining('No organization endpoints'),
+      },
+    },
+    {
+      name: 'run-ready-on-failure',
+      values: ['sent', 'withheld'],
+      default: 'sent',
+      row: 23,
+      spec: { sent: expect.stringContaining('one event per run'), withheld: expect.stringContaining('"completed successfully"') },
+    },
+    {
+      name: 'child-batch-fields',
+      values: ['whole', 'listed'],
+      default: 'whole',
+      row: 21,
+      spec: { whole: expect.stringContaining('same shape as a batch'), listed: expect.stringContaining('each child has id, runs_succeeded') },
+    },
+  ]);
+  // Each value quotes the spec: a section and words in quotation marks.
+  for (const entry of listed) {
+    expect(Object.keys(entry.spec)).toEqual(entry.values);
+    for (const words of Object.values(entry.spec)) expect(words).toMatch(/^§\d[^"]*"[^"]+"/);
+  }
 });
 
 test('bvs-mock readings prints each reading with its row, each value with the spec words, the default marked', () => {
@@ -44,6 +94,8 @@ test('--reading takes NAME=VALUE, repeated or comma-separated, and refuses an un
   expect(reading('ready-on-main-failure=withheld', {})).toEqual({ 'ready-on-main-failure': 'withheld' });
   expect(reading(' ready-on-main-failure = sent ,', { 'ready-on-main-failure': 'withheld' })).toEqual({ 'ready-on-main-failure': 'sent' });
   expect(() => reading('ready-on-main-failure', {})).toThrow('"ready-on-main-failure" is not NAME=VALUE, like ready-on-main-failure=withheld');
-  expect(() => reading('late-ready=sent', {})).toThrow('unknown reading "late-ready"; the readings are ready-on-main-failure');
+  expect(() => reading('late-ready=sent', {})).toThrow(
+    'unknown reading "late-ready"; the readings are ready-on-main-failure, child-batches-on-main-failure, child-batches-on-revalidation, legacy-url-and-endpoints, run-ready-on-failure, child-batch-fields',
+  );
   expect(() => reading('ready-on-main-failure=never', {})).toThrow('reading ready-on-main-failure must be sent or withheld, got "never"');
 });

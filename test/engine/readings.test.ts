@@ -1,5 +1,5 @@
 import type { EngineEvent } from '../../src/engine';
-import { BvsMockConfig, parseWith, resolveReadings } from '../../src/schemas';
+import { BvsMockConfig, DEFAULT_READINGS, parseWith, resolveReadings } from '../../src/schemas';
 import { systemTime } from '../../src/wall';
 import { createWorld, type World, type WorldOptions } from '../../src/world/world';
 import { snapshotWorld } from '../../src/world/world-snapshot';
@@ -61,7 +61,8 @@ test('main-definitive-error: sent (the default) sends ready with runs_succeeded 
   expect(explicit.types).toEqual(sent.types);
   expect(sent.ready).toEqual([expect.objectContaining({ runs_succeeded: false })]);
   expect(withheld.ready).toEqual([]);
-  // The one difference: the ready event; child_batches_ready and the automatic report stay suppressed under both (row 32).
+  // The one difference: the ready event; child_batches_ready and the automatic report stay suppressed under both
+  // (row 32, child-batches-on-main-failure at its default).
   const index = sent.types.indexOf('data_source_run_batch.ready');
   expect(withheld.types).toEqual(sent.types.filter((_, at) => at !== index));
   for (const played of [sent, withheld]) {
@@ -80,16 +81,23 @@ test('withheld changes nothing where every main run succeeds: happy-partners sen
 
 test('the configuration file sets a reading, and an option given besides it wins', async () => {
   const config = BvsMockConfig.parse({ readings: { 'ready-on-main-failure': 'withheld' } });
-  expect(world({ config }).readings).toEqual({ 'ready-on-main-failure': 'withheld' });
-  expect(world({ config, readings: { 'ready-on-main-failure': 'sent' } }).readings).toEqual({ 'ready-on-main-failure': 'sent' });
-  expect(world().readings).toEqual({ 'ready-on-main-failure': 'sent' });
+  expect(world({ config }).readings).toEqual({ ...DEFAULT_READINGS, 'ready-on-main-failure': 'withheld' });
+  expect(world({ config, readings: { 'ready-on-main-failure': 'sent' } }).readings).toEqual({ ...DEFAULT_READINGS, 'ready-on-main-failure': 'sent' });
+  expect(world().readings).toEqual({
+    'ready-on-main-failure': 'sent',
+    'child-batches-on-main-failure': 'suppressed',
+    'child-batches-on-revalidation': 'once',
+    'legacy-url-and-endpoints': 'both',
+    'run-ready-on-failure': 'sent',
+    'child-batch-fields': 'whole',
+  });
   const played = await play(world({ config }), { scenarioName: 'main-definitive-error' });
   expect(played.ready).toEqual([]);
 });
 
 test('an unknown reading or value is refused naming the known ones: createMock, createWorld and the configuration file', () => {
   expect(() => createMock({ readings: { 'ready-on-failure': 'withheld' } })).toThrow(
-    'bvs-mock: unknown reading "ready-on-failure"; the readings are ready-on-main-failure',
+    'bvs-mock: unknown reading "ready-on-failure"; the readings are ready-on-main-failure, child-batches-on-main-failure, child-batches-on-revalidation, legacy-url-and-endpoints, run-ready-on-failure, child-batch-fields',
   );
   expect(() => createMock({ readings: { 'ready-on-main-failure': 'never' } })).toThrow(
     'bvs-mock: reading ready-on-main-failure must be sent or withheld, got "never"',
@@ -101,18 +109,18 @@ test('an unknown reading or value is refused naming the known ones: createMock, 
   if (parsed.ok) return;
   expect(parsed.issues).toEqual([
     expect.objectContaining({ path: '$.readings["ready-on-main-failure"]', message: 'reading ready-on-main-failure must be sent or withheld, got "late"' }),
-    expect.objectContaining({ path: '$.readings.other', message: 'unknown reading "other"; the readings are ready-on-main-failure' }),
+    expect.objectContaining({ path: '$.readings.other', message: expect.stringMatching(/^unknown reading "other"; the readings are ready-on-main-failure, /) }),
   ]);
 });
 
 test("a snapshot carries the world's readings: the restored world plays on under them, whatever its options say", async () => {
   const original = world({ readings: { 'ready-on-main-failure': 'withheld' } });
   const snapshot = JSON.parse(JSON.stringify(snapshotWorld(original))) as Record<string, unknown>;
-  expect(snapshot.readings).toEqual({ 'ready-on-main-failure': 'withheld' });
+  expect(snapshot.readings).toEqual({ ...DEFAULT_READINGS, 'ready-on-main-failure': 'withheld' });
   const restored = world({ snapshot, readings: { 'ready-on-main-failure': 'sent' } });
-  expect(restored.readings).toEqual({ 'ready-on-main-failure': 'withheld' });
+  expect(restored.readings).toEqual({ ...DEFAULT_READINGS, 'ready-on-main-failure': 'withheld' });
   expect((await play(restored, { scenarioName: 'main-definitive-error' })).ready).toEqual([]);
   // A snapshot from before readings existed plays the defaults.
   const older = world({ snapshot: { ...snapshot, readings: undefined } });
-  expect(older.readings).toEqual({ 'ready-on-main-failure': 'sent' });
+  expect(older.readings).toEqual(DEFAULT_READINGS);
 });

@@ -1,5 +1,6 @@
 import { expectApiError, DEFAULT_API_KEY, type TestServer } from '../support/api-test-server';
 import { makeSession, serversClosedAfterEach } from '../support/sessions';
+import { DEFAULT_READINGS } from '../../src/schemas';
 
 // A reading is a setting of a world: a session plays the server's readings (`--reading`, the configuration's
 // `readings:`) unless it gives its own in POST /_mock/sessions; an unknown name or value is a 422 at its path.
@@ -26,6 +27,21 @@ test("a session's readings are its own: withheld there, the server's sent in the
   expect(sessionTypes).toEqual(defaultTypes.filter((type) => type !== 'data_source_run_batch.ready'));
 });
 
+test('a session plays two readings at once: no ready, then child_batches_ready and the report after the main failure', async () => {
+  const t = await serve({ clock: 'manual' });
+  const made = await session(t, { readings: { 'ready-on-main-failure': 'withheld', 'child-batches-on-main-failure': 'sent' } });
+  const sessionTypes = await playedTypes(t, made.control_base, made.organizations[0]!.api_keys[0]!);
+  const defaultTypes = await playedTypes(t, '/_mock', DEFAULT_API_KEY);
+  expect(defaultTypes).not.toContain('data_source_run_batch.child_batches_ready');
+  expect(sessionTypes).toEqual([
+    ...defaultTypes.filter((type) => type !== 'data_source_run_batch.ready'),
+    'data_source_run_batch.child_batches_ready',
+    'data_source_run_batch.consolidated_report_ready',
+  ]);
+  const snapshot = (await t.call(`${made.control_base}/snapshot`)).json<{ readings: Record<string, string> }>();
+  expect(snapshot.readings).toEqual({ ...DEFAULT_READINGS, 'ready-on-main-failure': 'withheld', 'child-batches-on-main-failure': 'sent' });
+});
+
 test("a session takes the server's readings unless it gives its own", async () => {
   const t = await serve({ clock: 'manual', readings: { 'ready-on-main-failure': 'withheld' } });
   const inherits = await session(t, {});
@@ -43,11 +59,11 @@ test('an unknown reading or value is a 422 naming its path and the known ones; w
   );
   expect(error.issues).toEqual([
     expect.objectContaining({ path: '$.readings["ready-on-main-failure"]', message: 'reading ready-on-main-failure must be sent or withheld, got "late"' }),
-    expect.objectContaining({ path: '$.readings.other', message: 'unknown reading "other"; the readings are ready-on-main-failure' }),
+    expect.objectContaining({ path: '$.readings.other', message: expect.stringMatching(/^unknown reading "other"; the readings are ready-on-main-failure, /) }),
   ]);
   const made = await session(t, { readings: { 'ready-on-main-failure': 'withheld' } });
   const snapshot = (await t.call(`${made.control_base}/snapshot`)).json<Record<string, unknown>>();
-  expect(snapshot.readings).toEqual({ 'ready-on-main-failure': 'withheld' });
+  expect(snapshot.readings).toEqual({ ...DEFAULT_READINGS, 'ready-on-main-failure': 'withheld' });
   const refused = await t.json('POST', '/_mock/sessions', { snapshot, readings: { 'ready-on-main-failure': 'sent' } });
   expect(expectApiError(refused, 400, 'invalid_request').issues).toEqual([expect.objectContaining({ path: '$.readings', code: 'not_with_snapshot' })]);
 });
