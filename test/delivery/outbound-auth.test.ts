@@ -215,7 +215,7 @@ test('legacy: every event of the validation reaches its webhook_url with the org
         (record) => record.endpoint_id === null && record.auth_type === 'legacy_token' && record.url === receiver!.url && record.status === 'succeeded',
       ),
     ).toBe(true);
-    // Whether the organization's endpoints also get a legacy validation's events is not decided (docs/fidelity.md has no row): not asserted.
+    // Whether the organization's endpoints also get these events is docs/fidelity.md row 58 and its reading (test/delivery/legacy-url-reading.test.ts).
   } finally {
     await other.close();
   }
