@@ -267,7 +267,12 @@ export class DeliveryDispatcher {
       if (generation.over) return result;
       sent = auth.ok;
       if (!auth.ok) return (result = notSent(auth.error));
-      const headers = { 'content-type': 'application/json', 'user-agent': this.options.userAgent, [DELIVERY_ORIGIN_HEADER]: this.options.origin, ...auth.headers };
+      const headers = {
+        'content-type': 'application/json',
+        'user-agent': this.options.userAgent,
+        [DELIVERY_ORIGIN_HEADER]: this.options.origin,
+        ...auth.headers,
+      };
       const answer = await post({
         url: record.target.url,
         headers,
@@ -276,7 +281,7 @@ export class DeliveryDispatcher {
         insecureTls: this.options.insecureTls,
         signal: generation.abort.signal,
       });
-      result = { ...answer, requestHeaders: this.sentHeaders.of(headers, Object.keys(auth.headers)) };
+      result = { ...answer, requestHeaders: this.sentHeaders.of(headers, Object.keys(auth.headers), [DELIVERY_ORIGIN_HEADER]) };
       return result;
     } finally {
       const outcome = !sent || result.error === 'cancelled' ? 'not_sent' : result.error === 'timeout' ? 'timeout' : 'other';

@@ -20,9 +20,13 @@ export function maskSecret(value: string): string {
 export class SentHeaders {
   private readonly shared = new Map<string, Readonly<Record<string, string>>>();
 
-  /** The headers sent, with those named in `secrets` masked. */
-  of(headers: Readonly<Record<string, string>>, secrets: readonly string[]): Readonly<Record<string, string>> {
-    const shown = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, secrets.includes(name) ? maskSecret(value) : value]));
+  /**
+   * The headers sent, with those named in `secrets` masked and those in `hidden` shown as `****` (a value of the
+   * server's own, like the one that tells its own deliveries, which differs from one server to the next and is nobody's business).
+   */
+  of(headers: Readonly<Record<string, string>>, secrets: readonly string[], hidden: readonly string[] = []): Readonly<Record<string, string>> {
+    const show = (name: string, value: string) => (hidden.includes(name) ? '****' : secrets.includes(name) ? maskSecret(value) : value);
+    const shown = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, show(name, value)]));
     const key = JSON.stringify(shown);
     const known = this.shared.get(key);
     if (known !== undefined) return known;
