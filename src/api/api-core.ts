@@ -225,6 +225,7 @@ export function createApiCore(server: ServerSettings, sessions: SessionDirectory
           entry,
           route: route === undefined ? undefined : { pattern: route.pattern, extension: route.document?.extension === true },
           tokenRequest: route === oauthTokenRoute,
+          basicAuthorization: /^basic /i.test(request.headers.authorization ?? ''),
           requestBody: request.body,
           responseBody: response.body,
         });

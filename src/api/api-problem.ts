@@ -111,10 +111,12 @@ export const problems = {
       'invalid_client',
       'Unknown client_id or wrong client_secret. Use the OAuth client printed when bvs-mock started, or one from the configuration file.',
     ),
-  noClientAuthentication: () =>
+  noClientAuthentication: (formOnly = false) =>
     new ApiProblem(
       'invalid_client',
-      'No client authentication. Send client_id and client_secret in the form, or `Authorization: Basic base64(client_id:client_secret)` (RFC 6749 §2.3.1).',
+      formOnly
+        ? 'No client authentication. Send client_id and client_secret in the form (spec §4); this bvs-mock plays the reading token-client-auth=form-only, so `Authorization: Basic` is not read (docs/fidelity.md row 69).'
+        : 'No client authentication. Send client_id and client_secret in the form, or `Authorization: Basic base64(client_id:client_secret)` (RFC 6749 §2.3.1).',
     ),
   malformedBasic: () =>
     new ApiProblem(

@@ -76,6 +76,8 @@ export interface ObservedAnswer {
   route?: { pattern: string; extension: boolean };
   /** The request is `POST /oauth/token`. */
   tokenRequest: boolean;
+  /** Its `Authorization` header names the Basic scheme. */
+  basicAuthorization?: boolean;
   requestBody: Buffer;
   responseBody: string | Uint8Array;
 }
@@ -109,7 +111,7 @@ export class ReliedOnLog {
   }
 
   /** The API answer of one request of the client. */
-  observeAnswer({ entry, route, tokenRequest, requestBody, responseBody }: ObservedAnswer): void {
+  observeAnswer({ entry, route, tokenRequest, basicAuthorization = false, requestBody, responseBody }: ObservedAnswer): void {
     const first: Occurrence = { at: entry.at, request_id: entry.id, request: `${entry.method} ${entry.path.slice(0, MAX_PATH)}` };
     const note = ([row, choice]: Choice) => this.note(row, choice, first);
     if (route?.extension === true)
@@ -119,6 +121,8 @@ export class ReliedOnLog {
       ]);
     if (entry.method === 'HEAD' && route !== undefined) note([56, '`HEAD` is answered as `GET` without a body']);
     if (tokenRequest) this.observeTokenRequest(requestBody, note);
+    if (tokenRequest && basicAuthorization && entry.status < 400)
+      note([69, 'The token endpoint takes the client credentials as HTTP Basic; the spec shows them as form fields (reading `token-client-auth`)']);
     if (entry.violations.some((issue) => issue.code === 'unknown_field') && entry.status < 400)
       note([43, 'A request field bvs-mock does not know is tolerated (recorded as a violation); the real service may refuse it']);
     if (entry.status >= 400) {

@@ -74,6 +74,18 @@ export const READINGS = [
         '§6 rule 4: "each child has id, runs_succeeded, entity_validation_id, tin, parent_batch_id, execution_type `related` and its own `raised_alerts`"; "Each child carries the partner\'s `tin` only. Full identity is read from the entity validation." Each child of `child_batches_ready` carries those seven fields alone (no `data_source_runs`, no nested `child_batches`); `data_source_run_batch.ready`, `consolidated_report_ready` and the API keep whole batches (§2; §6 rule 3).',
     },
   },
+  {
+    name: 'token-client-auth',
+    row: 69,
+    values: ['form-or-basic', 'form-only'],
+    default: 'form-or-basic',
+    spec: {
+      'form-or-basic':
+        '§4 POST /oauth/token: "fields: `grant_type` (must be `client_credentials`), `client_id`, `client_secret`, `scope`"; §5.4: "OAuth 2.0: obtain `<ACCESS_TOKEN>` from the token endpoint". The spec names the fields, not the method; an OAuth 2.0 token endpoint takes them in the form or as HTTP Basic (RFC 6749 §2.3.1, the default of most OAuth libraries), so both are accepted.',
+      'form-only':
+        '§4 POST /oauth/token: "Request `Content-Type: application/x-www-form-urlencoded`, fields: `grant_type` (must be `client_credentials`), `client_id`, `client_secret`, `scope`". Only the form fields authenticate: `Authorization: Basic` is ignored, so a client that sends its credentials that way alone gets 401 `invalid_client`, as it would from a service that reads the form only.',
+    },
+  },
 ] as const;
 
 /** One reading of {@link READINGS}. */

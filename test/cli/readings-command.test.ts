@@ -60,6 +60,13 @@ test('bvs-mock readings --format json prints an array of { name, values, default
       row: 21,
       spec: { whole: expect.stringContaining('same shape as a batch'), listed: expect.stringContaining('each child has id, runs_succeeded') },
     },
+    {
+      name: 'token-client-auth',
+      values: ['form-or-basic', 'form-only'],
+      default: 'form-or-basic',
+      row: 69,
+      spec: { 'form-or-basic': expect.stringContaining('RFC 6749 §2.3.1'), 'form-only': expect.stringContaining('application/x-www-form-urlencoded') },
+    },
   ]);
   // Each value quotes the spec: a section and words in quotation marks.
   for (const entry of listed) {
@@ -95,7 +102,7 @@ test('--reading takes NAME=VALUE, repeated or comma-separated, and refuses an un
   expect(reading(' ready-on-main-failure = sent ,', { 'ready-on-main-failure': 'withheld' })).toEqual({ 'ready-on-main-failure': 'sent' });
   expect(() => reading('ready-on-main-failure', {})).toThrow('"ready-on-main-failure" is not NAME=VALUE, like ready-on-main-failure=withheld');
   expect(() => reading('late-ready=sent', {})).toThrow(
-    'unknown reading "late-ready"; the readings are ready-on-main-failure, child-batches-on-main-failure, child-batches-on-revalidation, legacy-url-and-endpoints, run-ready-on-failure, child-batch-fields',
+    'unknown reading "late-ready"; the readings are ready-on-main-failure, child-batches-on-main-failure, child-batches-on-revalidation, legacy-url-and-endpoints, run-ready-on-failure, child-batch-fields, token-client-auth',
   );
   expect(() => reading('ready-on-main-failure=never', {})).toThrow('reading ready-on-main-failure must be sent or withheld, got "never"');
 });

@@ -104,6 +104,19 @@ test('a token request without a scope relies on row 19 alone, and a reset emptie
   expect((await bvs.control.report()).relied_on).toEqual([]);
 });
 
+test('a token asked for with HTTP Basic relies on row 69 (the reading token-client-auth), the form alone does not', async () => {
+  expect((await token()).status).toBe(200);
+  expect(find((await bvs.control.report()).relied_on, 69, 'HTTP Basic')).toBeUndefined();
+  const basic = Buffer.from(`${bvs.oauthClient.clientId}:${bvs.oauthClient.clientSecret}`).toString('base64');
+  const answer = await bvs.fetch(`${bvs.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
+    body: 'grant_type=client_credentials',
+  });
+  expect(answer.status).toBe(200);
+  expect(find((await bvs.control.report()).relied_on, 69, 'HTTP Basic')).toMatchObject({ seen: { count: 1, first: { request: 'POST /oauth/token' } } });
+});
+
 test('the Markdown report has a section of the choices relied on, a table by row; JUnit a suite of passing cases that follows the JUnit schema', async () => {
   const granted = await token('validations:read');
   const accessToken = ((await granted.json()) as { access_token: string }).access_token;

@@ -90,6 +90,7 @@ test('the configuration file sets a reading, and an option given besides it wins
     'legacy-url-and-endpoints': 'both',
     'run-ready-on-failure': 'sent',
     'child-batch-fields': 'whole',
+    'token-client-auth': 'form-or-basic',
   });
   const played = await play(world({ config }), { scenarioName: 'main-definitive-error' });
   expect(played.ready).toEqual([]);
@@ -97,7 +98,7 @@ test('the configuration file sets a reading, and an option given besides it wins
 
 test('an unknown reading or value is refused naming the known ones: createMock, createWorld and the configuration file', () => {
   expect(() => createMock({ readings: { 'ready-on-failure': 'withheld' } })).toThrow(
-    'bvs-mock: unknown reading "ready-on-failure"; the readings are ready-on-main-failure, child-batches-on-main-failure, child-batches-on-revalidation, legacy-url-and-endpoints, run-ready-on-failure, child-batch-fields',
+    'bvs-mock: unknown reading "ready-on-failure"; the readings are ready-on-main-failure, child-batches-on-main-failure, child-batches-on-revalidation, legacy-url-and-endpoints, run-ready-on-failure, child-batch-fields, token-client-auth',
   );
   expect(() => createMock({ readings: { 'ready-on-main-failure': 'never' } })).toThrow(
     'bvs-mock: reading ready-on-main-failure must be sent or withheld, got "never"',

@@ -103,6 +103,22 @@ test('client_secret_basic (HTTP Basic client authentication) is accepted, not re
   expect((await t.get('/api/v2/webhook_endpoints', access_token)).status).toBe(200);
 });
 
+test('under the reading token-client-auth=form-only, HTTP Basic alone is no client authentication (401 naming the reading) and the form still is', async () => {
+  const formOnly = await startTestServer({ readings: { 'token-client-auth': 'form-only' } });
+  try {
+    const call = (body: string, headers: Record<string, string> = {}) =>
+      formOnly.call('/oauth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+    const refused = await call('grant_type=client_credentials', basic('default_client', 'default_secret'));
+    expectOAuthError(refused, 401, 'invalid_client');
+    expect(refused.json<{ error_description: string }>().error_description).toContain('token-client-auth=form-only');
+    expect((await call('grant_type=client_credentials&client_id=default_client&client_secret=default_secret')).status).toBe(200);
+    // The Basic header is not read at all: with the form's credentials beside it, it is not "two authentications".
+    expect((await call('grant_type=client_credentials&client_id=default_client&client_secret=default_secret', basic('x', 'y'))).status).toBe(200);
+  } finally {
+    await formOnly.close();
+  }
+});
+
 test('HTTP Basic decodes form-encoded parts, so a client id with a space and a secret with ":" work', async () => {
   const config = { organizations: [{ id: 'acme', api_keys: ['k'], oauth_clients: [{ client_id: 'acme client', client_secret: 's:e c+r%t' }] }] };
   const other = await startTestServer({ config: BvsMockConfig.parse(config) });

@@ -33,13 +33,15 @@ export const oauthTokenRoute: Route = {
   },
   handle(context) {
     const fields = parseFormBody(context.request);
-    const basic = readBasicCredentials(context.request.headers.authorization);
+    // Under the reading token-client-auth=form-only (docs/fidelity.md row 69) HTTP Basic is not client authentication.
+    const formOnly = context.world.readings['token-client-auth'] === 'form-only';
+    const basic = formOnly ? undefined : readBasicCredentials(context.request.headers.authorization);
     if (basic && (fields.client_id !== undefined || fields.client_secret !== undefined)) throw problems.twoClientAuthentications();
     if (fields.grant_type !== undefined && fields.grant_type !== 'client_credentials') throw problems.unsupportedGrant(fields.grant_type);
     const body = checkBody(context, (value) => parseWith(OAuthTokenRequest, value), fields);
     const credentials =
       basic ?? (body.client_id !== undefined && body.client_secret !== undefined ? { id: body.client_id, secret: body.client_secret } : undefined);
-    if (!credentials) throw problems.noClientAuthentication();
+    if (!credentials) throw problems.noClientAuthentication(formOnly);
     const { registry, tokens, clock } = context.world;
     const client = registry.authenticateClient(credentials.id, credentials.secret);
     if (!client) throw problems.invalidClient();
