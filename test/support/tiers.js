@@ -15,6 +15,7 @@ const SYSTEM = [
   'test/cli/version.test.ts',
   'test/config/api-keys.test.ts',
   'test/contract/prism-proxy.test.ts',
+  'test/dashboard/attempt-headers.test.ts',
   'test/dashboard/cross-site-page.test.ts',
   'test/dashboard/dashboard.test.ts',
   'test/dashboard/readme-walkthrough.test.ts',
