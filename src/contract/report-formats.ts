@@ -36,6 +36,8 @@ export function renderReport(report: ContractReport, format: ReportFormat, at: D
 export interface Case {
   name: string;
   failure?: { message: string; type: string; details: string };
+  /** Why the case did not run: written `<skipped message="..."/>`, which CI systems show as skipped, never as passed. */
+  skipped?: string;
 }
 
 /** The report as JUnit cases, by suite: what a CI system shows as tests (docs/fidelity.md row 83). */
@@ -169,13 +171,15 @@ export function junitXml(suites: Array<{ suite: string; cases: Case[]; classname
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>'];
   suites.forEach(({ suite, cases, classname = `bvs-mock.${suite.replace(/\s+/g, '-')}` }, id) => {
     const failures = cases.filter((item) => item.failure !== undefined).length;
+    const skipped = cases.filter((item) => item.failure === undefined && item.skipped !== undefined).length;
     lines.push(
-      `  <testsuite package="bvs-mock" id="${id}" name="${xml(`${title}: ${suite}`)}" timestamp="${timestamp}" hostname="localhost" tests="${cases.length}" failures="${failures}" errors="0" time="0">`,
+      `  <testsuite package="bvs-mock" id="${id}" name="${xml(`${title}: ${suite}`)}" timestamp="${timestamp}" hostname="localhost" tests="${cases.length}" failures="${failures}" errors="0"${skipped === 0 ? '' : ` skipped="${skipped}"`} time="0">`,
       '    <properties/>',
     );
     for (const item of cases) {
       const open = `    <testcase name="${xml(item.name)}" classname="${xml(classname)}" time="0"`;
-      if (item.failure === undefined) lines.push(`${open}/>`);
+      if (item.failure === undefined && item.skipped !== undefined) lines.push(`${open}>`, `      <skipped message="${xml(item.skipped)}"/>`, '    </testcase>');
+      else if (item.failure === undefined) lines.push(`${open}/>`);
       else {
         lines.push(
           `${open}>`,
