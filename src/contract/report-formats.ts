@@ -124,7 +124,8 @@ function reportCases(report: ContractReport): Array<{ suite: string; cases: Case
       suite: 'receiver checks',
       cases: report.receiver_checks.flatMap((run) => {
         const title = `${run.url} (${run.endpoint_id}, ${run.id})`;
-        if (run.failures.length === 0) return [{ name: `${title}: ${run.passed} checks passed${run.skipped > 0 ? `, ${run.skipped} skipped` : ''}` }];
+        if (run.failures.length === 0 && run.skipped > 0) return [{ name: `${title}: ${run.passed} checks passed, ${run.skipped} skipped`, skipped: run.summary }];
+        if (run.failures.length === 0) return [{ name: `${title}: ${run.passed} checks passed` }];
         return run.failures.map((failure) => ({
           name: `${title}: ${failure.check}`,
           failure: {

@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '../../src/schemas';
+import { EVENT_TYPES, type ProcessedState } from '../../src/schemas';
 import { PROBE_HEADER, checkReceiver, type ReceiverCheckReport } from '../../src/probes/receiver-check';
 import { probePayloads } from '../../src/probes/probe-payloads';
 import { startRawTcpReceiver } from '../support/raw-tcp-receiver';
@@ -165,7 +165,7 @@ test('a receiver that answers 2xx to everything and does nothing fails the refus
 test('a receiver that processes forged deliveries fails processed:forged-ignored; a callback probe grades as a URL does', async () => {
   const target = await observedReceiver({ verifies: false, deduplicates: true, processes: true });
   try {
-    const observe = async () => (await fetch(target.observe)).json();
+    const observe = async () => (await (await fetch(target.observe)).json()) as ProcessedState;
     const report = await checkReceiver({ url: target.url, auth: { kind: 'secret', value: SECRET }, observe });
     expect(report.observe).toBe('callback');
     expect(failing(report)).toEqual(['refuse:missing-authorization', 'refuse:wrong-bearer', 'refuse:other-scheme', 'processed:forged-ignored']);
