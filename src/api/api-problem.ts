@@ -191,7 +191,9 @@ export const problems = {
     ),
   /** A receiver check refused before a probe is sent (src/probes/receiver-url.ts; docs/fidelity.md row 106). */
   receiverUrlRefused: (endpointId: string, refusal: { code: string; message: string }, path = '$.endpoint_id') =>
-    new ApiProblem('validation_failed', `Endpoint ${endpointId} cannot be checked: ${refusal.message}.`, [{ path, code: refusal.code, message: refusal.message }]),
+    new ApiProblem('validation_failed', `Endpoint ${endpointId} cannot be checked: ${refusal.message}.`, [
+      { path, code: refusal.code, message: refusal.message },
+    ]),
   injected: (code: ApiErrorCode, retryAfterS: number | null = null) =>
     new ApiProblem(
       code,

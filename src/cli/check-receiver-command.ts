@@ -41,7 +41,9 @@ export function checkReceiverCommand(): Command {
     )
     .argument('<url>', 'the receiver, as its endpoint is configured')
     .addOption(new Option('--auth <auth>', 'required: how its endpoint authenticates: none, secret:S or legacy:T').argParser(parseReceiverAuth))
-    .addOption(new Option('--observe <url>', "the receiver's side-effect probe: a read-only URL of its test build answering what it processed (docs/receiver-probe.md)"))
+    .addOption(
+      new Option('--observe <url>', "the receiver's side-effect probe: a read-only URL of its test build answering what it processed (docs/receiver-probe.md)"),
+    )
     .addOption(
       new Option('--observe-wait <ms>', 'real milliseconds a processed:* check waits for the receiver to process what it acknowledged')
         .default(5_000)

@@ -124,7 +124,8 @@ function reportCases(report: ContractReport): Array<{ suite: string; cases: Case
       suite: 'receiver checks',
       cases: report.receiver_checks.flatMap((run) => {
         const title = `${run.url} (${run.endpoint_id}, ${run.id})`;
-        if (run.failures.length === 0 && run.skipped > 0) return [{ name: `${title}: ${run.passed} checks passed, ${run.skipped} skipped`, skipped: run.summary }];
+        if (run.failures.length === 0 && run.skipped > 0)
+          return [{ name: `${title}: ${run.passed} checks passed, ${run.skipped} skipped`, skipped: run.summary }];
         if (run.failures.length === 0) return [{ name: `${title}: ${run.passed} checks passed` }];
         return run.failures.map((failure) => ({
           name: `${title}: ${failure.check}`,
@@ -179,7 +180,8 @@ export function junitXml(suites: Array<{ suite: string; cases: Case[]; classname
     );
     for (const item of cases) {
       const open = `    <testcase name="${xml(item.name)}" classname="${xml(classname)}" time="0"`;
-      if (item.failure === undefined && item.skipped !== undefined) lines.push(`${open}>`, `      <skipped message="${xml(item.skipped)}"/>`, '    </testcase>');
+      if (item.failure === undefined && item.skipped !== undefined)
+        lines.push(`${open}>`, `      <skipped message="${xml(item.skipped)}"/>`, '    </testcase>');
       else if (item.failure === undefined) lines.push(`${open}/>`);
       else {
         lines.push(

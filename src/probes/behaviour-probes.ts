@@ -40,7 +40,12 @@ const RULES = {
 } as const;
 
 /** The behaviour checks, from the same real payloads as the others. */
-export function behaviourProbes(payloads: ProbePayloads, good: string | undefined, forged: Array<string | undefined>, skipWhy: { observe?: string; auth?: string }): BehaviourProbe[] {
+export function behaviourProbes(
+  payloads: ProbePayloads,
+  good: string | undefined,
+  forged: Array<string | undefined>,
+  skipWhy: { observe?: string; auth?: string },
+): BehaviourProbe[] {
   const byType = (type: ProbeBody['type']) => payloads.byType.get(type)!;
   const run = byType('data_source_run_batch.data_source_run.ready');
   const childBatches = byType('data_source_run_batch.child_batches_ready');
@@ -64,14 +69,16 @@ export function behaviourProbes(payloads: ProbePayloads, good: string | undefine
     },
     {
       check: 'processed:out-of-order',
-      expectation: 'processes consolidated_report_ready sent before child_batches_ready, and child_batches_ready, once each (none dropped), by its side-effect probe',
+      expectation:
+        'processes consolidated_report_ready sent before child_batches_ready, and child_batches_ready, once each (none dropped), by its side-effect probe',
       rule: RULES.order,
       sends: [send(report, 'once'), send(childBatches, 'once')],
       skipWhy: skipWhy.observe,
     },
     {
       check: 'processed:forged-ignored',
-      expectation: 'processes none of the forged deliveries (missing, wrong or other-scheme Authorization), by its side-effect probe, once a valid delivery sent after them is processed',
+      expectation:
+        'processes none of the forged deliveries (missing, wrong or other-scheme Authorization), by its side-effect probe, once a valid delivery sent after them is processed',
       rule: RULES.forged,
       sends: [...forged.map((authorization, index) => ({ ...send(ready, 'never', `f${index + 1}`), authorization })), send(run, 'marker', 'm')],
       skipWhy: skipWhy.auth ?? skipWhy.observe,
@@ -80,7 +87,7 @@ export function behaviourProbes(payloads: ProbePayloads, good: string | undefine
 }
 
 /** An event as the probe names it: its type and its resource's id. */
-export function eventKey(body: ProbeBody): { type: string; id: string } {
+function eventKey(body: ProbeBody): { type: string; id: string } {
   const resource = Object.entries(body).find(([key]) => key !== 'type')?.[1] as { id?: unknown } | undefined;
   return { type: body.type, id: typeof resource?.id === 'string' ? resource.id : '' };
 }
@@ -164,8 +171,14 @@ export async function runBehaviourProbe(probe: BehaviourProbe, options: Behaviou
       exchanges,
       processed,
     );
-  const said = wrong.map(({ event, count }) => `${keyText(event.key)} was processed ${count} time${count === 1 ? '' : 's'}${event.expect === 'once' ? ', not once' : ''}`);
-  const why = wrong.some(({ event }) => event.expect === 'never') ? ' (a forged delivery was processed)' : wrong.some(({ count }) => count === 0) ? ` (within ${options.waitMs} ms)` : '';
+  const said = wrong.map(
+    ({ event, count }) => `${keyText(event.key)} was processed ${count} time${count === 1 ? '' : 's'}${event.expect === 'once' ? ', not once' : ''}`,
+  );
+  const why = wrong.some(({ event }) => event.expect === 'never')
+    ? ' (a forged delivery was processed)'
+    : wrong.some(({ count }) => count === 0)
+      ? ` (within ${options.waitMs} ms)`
+      : '';
   return result('fail', `${said.join('; ')}${why}`, exchanges, processed);
 }
 

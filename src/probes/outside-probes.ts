@@ -253,7 +253,9 @@ export function battery(payloads: ProbePayloads, auth: ReceiverAuth, noObserve: 
     },
   );
   const forged = probes.filter((probe) => probe.check.startsWith('refuse:')).map((probe) => probe.sends[0]!.authorization);
-  const observeWhy = noObserve ? 'no side-effect probe was given (--observe URL; observe in the control API and bvs-mock/testing), so what the receiver processed is unseen' : undefined;
+  const observeWhy = noObserve
+    ? 'no side-effect probe was given (--observe URL; observe in the control API and bvs-mock/testing), so what the receiver processed is unseen'
+    : undefined;
   return { outside: probes, behaviour: behaviourProbes(payloads, good, forged, { observe: observeWhy, auth: noAuth }) };
 }
 

@@ -8,7 +8,6 @@ import { UNREACHABLE, battery, type ReceiverAuth } from './outside-probes';
 import { probePayloads, withProbeIds, type ProbePayloads } from './probe-payloads';
 import { ReceiverUrlError, metadataAddresses, receiverUrl, type ReceiverReach } from './receiver-url';
 
-
 /** Options of {@link checkReceiver}. */
 export interface ReceiverCheckOptions {
   /** The receiver's URL, as its endpoint is configured. */
@@ -46,7 +45,6 @@ export interface ReachingReceiverCheckOptions extends ReceiverCheckOptions {
  */
 const ANSWER_EXCERPT = 200;
 
-
 /** Header every probe delivery carries, naming its check, so a receiver's logs can tell probes from deliveries. */
 export const PROBE_HEADER = 'x-bvs-mock-probe';
 
@@ -75,7 +73,8 @@ const AUTH_KINDS = "{ kind: 'none' } (an endpoint with auth_type none), { kind: 
 function givenAuth(auth: unknown): ReceiverAuth {
   const value = auth as Partial<{ kind: unknown; value: unknown }> | undefined;
   if (value?.kind === 'none') return { kind: 'none' };
-  if ((value?.kind === 'secret' || value?.kind === 'legacy') && typeof value.value === 'string' && value.value !== '') return { kind: value.kind, value: value.value };
+  if ((value?.kind === 'secret' || value?.kind === 'legacy') && typeof value.value === 'string' && value.value !== '')
+    return { kind: value.kind, value: value.value };
   throw new TypeError(
     `checkReceiver: auth ${auth === undefined ? 'is required' : 'is not one of the forms'}: how the receiver's endpoint authenticates deliveries, ${AUTH_KINDS}`,
   );
@@ -104,7 +103,14 @@ export async function runReceiverCheck(options: ReachingReceiverCheckOptions): P
     const headers: Record<string, string> = { 'content-type': 'application/json', [PROBE_HEADER]: check };
     if (authorization !== undefined) headers.authorization = authorization;
     const result: PostResult = await post({ url, headers, body: text, timeoutMs, insecureTls, refusedAddresses });
-    const request = { method: 'POST' as const, url, headers: shown(headers, auth), type: body.type, bytes: Buffer.byteLength(text), body_excerpt: text.slice(0, 2000) };
+    const request = {
+      method: 'POST' as const,
+      url,
+      headers: shown(headers, auth),
+      type: body.type,
+      bytes: Buffer.byteLength(text),
+      body_excerpt: text.slice(0, 2000),
+    };
     return { sent: body, exchange: { request, answer: answerOf(result) } };
   };
   const skipped = (probe: { check: string; expectation: string; rule: string; skipWhy?: string }): ReceiverCheckResult => ({
@@ -125,7 +131,15 @@ export async function runReceiverCheck(options: ReachingReceiverCheckOptions): P
     const exchanges: ReceiverCheckResult['exchanges'] = [];
     for (const send of probe.sends) exchanges.push((await deliver(send.body, send.authorization, probe.check, String(index + 1))).exchange);
     const reason = probe.grade(exchanges.map((exchange) => exchange.answer));
-    results.push({ check: probe.check, expectation: probe.expectation, rule: probe.rule, outcome: reason === null ? 'pass' : 'fail', reason, exchanges, processed: null });
+    results.push({
+      check: probe.check,
+      expectation: probe.expectation,
+      rule: probe.rule,
+      outcome: reason === null ? 'pass' : 'fail',
+      reason,
+      exchanges,
+      processed: null,
+    });
   }
   // The behaviour checks' ids carry this run's own mark too: what an earlier check of the same receiver processed never counts.
   const run = randomBytes(3).toString('hex');
@@ -134,7 +148,10 @@ export async function runReceiverCheck(options: ReachingReceiverCheckOptions): P
     else
       results.push(await runBehaviourProbe(probe, { observe, deliver, waitMs: options.observeWaitMs ?? 5_000, tag: `${outside.length + index + 1}r${run}` }));
   }
-  return summarized({ url, auth: auth.kind, observe: typeof options.observe === 'string' ? options.observe : options.observe === undefined ? null : 'callback' }, results);
+  return summarized(
+    { url, auth: auth.kind, observe: typeof options.observe === 'string' ? options.observe : options.observe === undefined ? null : 'callback' },
+    results,
+  );
 }
 
 /** The probe a caller gave: a URL (reached as the receiver is) or a callback, its answer checked either way. */

@@ -73,7 +73,8 @@ export const ReceiverCheckReport = outbound(
       description: '`none`: checked without Authorization, right only for an endpoint whose auth_type is none; the `refuse:*` checks are then skipped.',
     }),
     observe: z.string().nullable().openapi({
-      description: 'The side-effect probe: its URL, `callback` for a callback of bvs-mock/testing, null without one (the `processed:*` checks are then skipped).',
+      description:
+        'The side-effect probe: its URL, `callback` for a callback of bvs-mock/testing, null without one (the `processed:*` checks are then skipped).',
     }),
     outcome: z.enum(['pass', 'fail', 'incomplete']).openapi({
       description: '`pass` only when every check ran and passed; `fail` when one failed; `incomplete` when none failed and some were skipped.',

@@ -124,15 +124,28 @@ test('a receiver that answers 200 to everything and does nothing never exits 0, 
     );
     const none = await runCli(['check-receiver', doNothing.url, '--auth', 'none']);
     expect(none.code).toBe(3);
-    expect(none.stdout).toMatch(/^31 checks: 24 passed, 0 failed, 7 skipped \(refuse:missing-authorization, refuse:wrong-bearer, refuse:other-scheme, processed:forged-ignored: checked with --auth none: no Authorization to verify or forge; processed:duplicate-once, /m);
+    expect(none.stdout).toMatch(
+      /^31 checks: 24 passed, 0 failed, 7 skipped \(refuse:missing-authorization, refuse:wrong-bearer, refuse:other-scheme, processed:forged-ignored: checked with --auth none: no Authorization to verify or forge; processed:duplicate-once, /m,
+    );
     expect(none.stdout).toMatch(/^Checked without authorization \(--auth none\): right only for a receiver whose endpoint is configured with auth_type none/m);
     const secret = await runCli(['check-receiver', doNothing.url, '--auth', `secret:${RECEIVER_SECRET}`]);
     expect(secret.code).toBe(1);
     expect(secret.stdout).toMatch(/^31 checks: 24 passed, 3 failed, 4 skipped \(/m);
-    const observed = await runCli(['check-receiver', doNothing.url, '--auth', `secret:${RECEIVER_SECRET}`, '--observe', doNothing.observe, '--observe-wait', '100']);
+    const observed = await runCli([
+      'check-receiver',
+      doNothing.url,
+      '--auth',
+      `secret:${RECEIVER_SECRET}`,
+      '--observe',
+      doNothing.observe,
+      '--observe-wait',
+      '100',
+    ]);
     expect(observed.code).toBe(1);
     expect(observed.stdout).toMatch(/^31 checks: 24 passed, 7 failed, 0 skipped$/m);
-    expect(observed.stdout).toMatch(/FAIL\s+processed:duplicate-once[^\n]*\n\s+data_source_run_batch\.data_source_run\.ready dsr_probe\S+ was processed 0 times, not once \(within 100 ms\)/);
+    expect(observed.stdout).toMatch(
+      /FAIL\s+processed:duplicate-once[^\n]*\n\s+data_source_run_batch\.data_source_run\.ready dsr_probe\S+ was processed 0 times, not once \(within 100 ms\)/,
+    );
   } finally {
     await doNothing.close();
   }

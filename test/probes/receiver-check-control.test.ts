@@ -79,7 +79,9 @@ test('without observe the processed checks are skipped and the contract report s
     expect(junit).toMatch(/<skipped message="31 checks: 27 passed, 0 failed, 4 skipped \(processed:duplicate-once, /);
     const refused = await bvs.control.checkReceiver(secret.id, { observe: 'http://169.254.169.254/processed' }).catch((error: unknown) => error);
     expect((refused as ControlApiError).status).toBe(422);
-    expect((refused as ControlApiError).message).toContain('observe: the receiver URL http://169.254.169.254/processed names a link-local or cloud metadata address');
+    expect((refused as ControlApiError).message).toContain(
+      'observe: the receiver URL http://169.254.169.254/processed names a link-local or cloud metadata address',
+    );
   } finally {
     await target.close();
   }

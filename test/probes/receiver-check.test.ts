@@ -54,7 +54,9 @@ test('a correct receiver with its side-effect probe passes every check, each pro
   expect(report.results.filter((result) => result.outcome !== 'pass').map((result) => `${result.check}: ${result.reason}`)).toEqual([]);
   expect(report).toMatchObject({ outcome: 'pass', failed: 0, skipped: 0, passed: 31, summary: '31 checks: 31 passed, 0 failed, 0 skipped' });
   const duplicate = report.results.find((result) => result.check === 'processed:duplicate-once')!;
-  expect(duplicate.processed).toEqual([{ type: 'data_source_run_batch.data_source_run.ready', id: expect.stringMatching(/^dsr_probe\d+r[0-9a-f]{6}x/), times: 1 }]);
+  expect(duplicate.processed).toEqual([
+    { type: 'data_source_run_batch.data_source_run.ready', id: expect.stringMatching(/^dsr_probe\d+r[0-9a-f]{6}x/), times: 1 },
+  ]);
   expect(duplicate.exchanges).toHaveLength(2);
 });
 
@@ -107,9 +109,7 @@ test('a receiver slow to answer one event type fails its "quickly" check; with a
     expect(report.results.find((result) => result.outcome === 'fail')!.reason).toMatch(/^it was acknowledged after 1\d{3} ms; quickly means within 1000 ms$/);
     expect(skipped(report)).toEqual(['refuse:missing-authorization', 'refuse:wrong-bearer', 'refuse:other-scheme', ...PROCESSED]);
     expect(report.outcome).toBe('fail');
-    expect(report.summary).toContain(
-      'Checked without authorization (--auth none): right only for a receiver whose endpoint is configured with auth_type none',
-    );
+    expect(report.summary).toContain('Checked without authorization (--auth none): right only for a receiver whose endpoint is configured with auth_type none');
   } finally {
     await slowReports.close();
   }
@@ -180,8 +180,11 @@ test('a receiver that processes forged deliveries fails processed:forged-ignored
 test('a probe that answers something else fails the processed:* checks naming what is wrong; a check without auth is refused naming the forms', async () => {
   const target = await receiver(correct);
   try {
-    const report = await checkReceiver({ url: target.url, auth: { kind: 'secret', value: SECRET }, observe: async () => ({ processed: [{ type: 'x' }] }) as never,
-     });
+    const report = await checkReceiver({
+      url: target.url,
+      auth: { kind: 'secret', value: SECRET },
+      observe: async () => ({ processed: [{ type: 'x' }] }) as never,
+    });
     expect(failing(report)).toEqual(PROCESSED);
     expect(report.results.find((result) => result.check === 'processed:duplicate-once')!.reason).toBe(
       'the observe callback answered a body that is not a ProcessedState (docs/receiver-probe.md): $.processed[0].id: required field is missing (expected a string)',
