@@ -51,17 +51,21 @@ export const PROBE_HEADER = 'x-bvs-mock-probe';
 /** What one probe sent and what the receiver answered; the shapes are the control API's (src/schemas/receiver-check-answers.ts). */
 type ProbeAnswer = ProbeExchange['answer'];
 export type { ProbeExchange, ReceiverAuth, ReceiverCheckReport, ReceiverCheckResult };
+
 /**
  * Sends a battery of deliveries built from real scenario payloads to a receiver and grades each answer
- * against the spec's receiver rules: every event type acknowledged quickly, forged deliveries refused,
- * duplicates and redeliveries acknowledged, events out of order and values it does not know accepted, a
- * large tree and a partial `ready` accepted. Probes carry `X-Bvs-Mock-Probe: <check>` and ids of their own.
+ * against the spec's receiver rules: every event type acknowledged quickly, forged deliveries answered with a
+ * non-2xx, duplicates and redeliveries and events out of order answered 2xx, values it does not know accepted, a
+ * large tree and a partial `ready` accepted. With a side-effect probe (`observe`), the `processed:*` checks grade
+ * what the receiver did: a duplicate and a redelivery processed once, events out of order each processed once, a
+ * forged delivery never; without one they are skipped. A skipped check is not a pass: the report's outcome is
+ * then `incomplete`. Probes carry `X-Bvs-Mock-Probe: <check>` and ids of their own.
  * A URL with credentials is refused with a {@link ReceiverUrlError}; a probe without an HTTP answer is
  * `unreachable`, whatever the reason (docs/fidelity.md row 106).
  *
  * @example
- * const report = await checkReceiver({ url: 'http://127.0.0.1:3000/hooks', auth: { kind: 'secret', value: 'whsec_test' } });
- * report.results.filter((result) => result.outcome === 'fail');
+ * const report = await checkReceiver({ url: 'http://127.0.0.1:3000/hooks', auth: { kind: 'secret', value: 'whsec_test' }, observe: 'http://127.0.0.1:3000/test/processed' });
+ * report.outcome; // 'pass' only when every check ran and passed
  */
 export function checkReceiver(options: ReceiverCheckOptions): Promise<ReceiverCheckReport> {
   return runReceiverCheck({ ...options, reach: 'tester' });
@@ -174,7 +178,7 @@ function summarized(head: Pick<ReceiverCheckReport, 'url' | 'auth' | 'observe'>,
   const lines = [`${results.length} checks: ${passed} passed, ${failed} failed, ${skipped} skipped${skipped === 0 ? '' : ` (${why})`}`];
   if (head.auth === 'none')
     lines.push(
-      'Checked without authorization (--auth none): right only for a receiver whose endpoint is configured with auth_type none, which sends no Authorization header (spec §5.5: testing only).',
+      'Checked without authorization (auth none): right only for a receiver whose endpoint is configured with auth_type none, which sends no Authorization header (spec §5.5: testing only).',
     );
   if (failed === 0 && skipped > 0) lines.push('Incomplete: a skipped check is not a pass.');
   return {

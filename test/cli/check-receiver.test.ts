@@ -127,7 +127,7 @@ test('a receiver that answers 200 to everything and does nothing never exits 0, 
     expect(none.stdout).toMatch(
       /^31 checks: 24 passed, 0 failed, 7 skipped \(refuse:missing-authorization, refuse:wrong-bearer, refuse:other-scheme, processed:forged-ignored: checked with --auth none: no Authorization to verify or forge; processed:duplicate-once, /m,
     );
-    expect(none.stdout).toMatch(/^Checked without authorization \(--auth none\): right only for a receiver whose endpoint is configured with auth_type none/m);
+    expect(none.stdout).toMatch(/^Checked without authorization \(auth none\): right only for a receiver whose endpoint is configured with auth_type none/m);
     const secret = await runCli(['check-receiver', doNothing.url, '--auth', `secret:${RECEIVER_SECRET}`]);
     expect(secret.code).toBe(1);
     expect(secret.stdout).toMatch(/^31 checks: 24 passed, 3 failed, 4 skipped \(/m);

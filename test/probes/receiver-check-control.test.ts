@@ -70,7 +70,7 @@ test('without observe the processed checks are skipped and the contract report s
     const { webhook_endpoint: endpoint } = await bvs.control.createEndpoint({ name: 'no auth', url: target.url, auth_type: 'none' });
     const { report } = await bvs.control.checkReceiver(endpoint.id);
     expect(report).toMatchObject({ auth: 'none', observe: null, outcome: 'fail' });
-    expect(report.summary).toContain('Checked without authorization (--auth none): right only for a receiver whose endpoint is configured with auth_type none');
+    expect(report.summary).toContain('Checked without authorization (auth none): right only for a receiver whose endpoint is configured with auth_type none');
     const { webhook_endpoint: secret } = await bvs.control.createEndpoint({ name: 'secret', url: target.url, auth_type: 'secret', secret: RECEIVER_SECRET });
     const check = await bvs.control.checkReceiver(secret.id);
     expect(check.report).toMatchObject({ outcome: 'incomplete', passed: 27, failed: 0, skipped: 4 });

@@ -109,7 +109,7 @@ test('a receiver slow to answer one event type fails its "quickly" check; with a
     expect(report.results.find((result) => result.outcome === 'fail')!.reason).toMatch(/^it was acknowledged after 1\d{3} ms; quickly means within 1000 ms$/);
     expect(skipped(report)).toEqual(['refuse:missing-authorization', 'refuse:wrong-bearer', 'refuse:other-scheme', ...PROCESSED]);
     expect(report.outcome).toBe('fail');
-    expect(report.summary).toContain('Checked without authorization (--auth none): right only for a receiver whose endpoint is configured with auth_type none');
+    expect(report.summary).toContain('Checked without authorization (auth none): right only for a receiver whose endpoint is configured with auth_type none');
   } finally {
     await slowReports.close();
   }
