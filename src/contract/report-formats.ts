@@ -159,6 +159,12 @@ function reportCases(report: ContractReport): Array<{ suite: string; cases: Case
   ];
 }
 
+/** The receiver checks skipped, in the Markdown summary: a skipped check is not a pass. */
+function skippedChecks(report: ContractReport): string {
+  const skipped = report.receiver_checks.reduce((sum, run) => sum + run.skipped, 0);
+  return skipped === 0 ? '' : ` (${skipped} skipped: not passed)`;
+}
+
 /** JUnit XML following the Ant JUnit schema, which GitHub, GitLab, Jenkins and Azure DevOps read. */
 function renderJunit(report: ContractReport, at: Date): string {
   return junitXml(reportCases(report), at, 'bvs-mock contract');
@@ -262,7 +268,7 @@ function renderMarkdown(report: ContractReport, at: Date): string {
     `| Event types emitted | ${Object.keys(report.events.emitted).length} of ${Object.keys(report.events.emitted).length + report.events.not_emitted.length} |`,
     `| Requests with violations | ${report.violations.violating_requests} (${report.violations.issues} violation${report.violations.issues === 1 ? '' : 's'} in all) |`,
     `| Receivers with findings | ${suites.find(({ suite }) => suite === 'receivers')!.cases.filter((item) => item.failure !== undefined).length} of ${report.receivers.findings.length} |`,
-    `| Receiver checks failed | ${report.receiver_checks.reduce((sum, run) => sum + run.failed, 0)} of ${report.receiver_checks.reduce((sum, run) => sum + run.passed + run.failed, 0)} |`,
+    `| Receiver checks failed | ${report.receiver_checks.reduce((sum, run) => sum + run.failed, 0)} of ${report.receiver_checks.reduce((sum, run) => sum + run.passed + run.failed + run.skipped, 0)}${skippedChecks(report)} |`,
     '',
   ];
   if (failing.length > 0) {

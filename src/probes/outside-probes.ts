@@ -106,7 +106,7 @@ export function battery(payloads: ProbePayloads, auth: ReceiverAuth, noObserve: 
     grade: acknowledged(true),
   }));
 
-  const noAuth = auth.kind === 'none' ? 'checked with --auth none: no Authorization to verify or forge' : undefined;
+  const noAuth = auth.kind === 'none' ? 'checked with auth none: no Authorization to verify or forge' : undefined;
   const verify = auth.kind === 'legacy' ? RULES.verifyLegacy : RULES.verify;
   const wrong = 'Bearer bvs-mock-forged-value';
   const otherScheme = auth.kind === 'none' ? '' : `Basic ${Buffer.from(`bvs:${auth.value}`).toString('base64')}`;

@@ -125,7 +125,7 @@ test('a receiver that answers 200 to everything and does nothing never exits 0, 
     const none = await runCli(['check-receiver', doNothing.url, '--auth', 'none']);
     expect(none.code).toBe(3);
     expect(none.stdout).toMatch(
-      /^31 checks: 24 passed, 0 failed, 7 skipped \(refuse:missing-authorization, refuse:wrong-bearer, refuse:other-scheme, processed:forged-ignored: checked with --auth none: no Authorization to verify or forge; processed:duplicate-once, /m,
+      /^31 checks: 24 passed, 0 failed, 7 skipped \(refuse:missing-authorization, refuse:wrong-bearer, refuse:other-scheme, processed:forged-ignored: checked with auth none: no Authorization to verify or forge; processed:duplicate-once, /m,
     );
     expect(none.stdout).toMatch(/^Checked without authorization \(auth none\): right only for a receiver whose endpoint is configured with auth_type none/m);
     const secret = await runCli(['check-receiver', doNothing.url, '--auth', `secret:${RECEIVER_SECRET}`]);
