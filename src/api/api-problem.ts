@@ -192,9 +192,9 @@ export const problems = {
       'This request is a webhook delivery of this bvs-mock to itself: a webhook endpoint or webhook_url points at bvs-mock. Point it at your own receiver (bvs-mock never delivers to itself, to avoid a loop).',
     ),
   /** A receiver check refused before a probe is sent (src/probes/receiver-url.ts; docs/fidelity.md row 106). */
-  receiverUrlRefused: (endpointId: string, refusal: { code: string; message: string }) =>
+  receiverUrlRefused: (endpointId: string, refusal: { code: string; message: string }, path = '$.endpoint_id') =>
     new ApiProblem('validation_failed', `Endpoint ${endpointId} cannot be checked: ${refusal.message}.`, [
-      { path: '$.endpoint_id', code: refusal.code, message: refusal.message },
+      { path, code: refusal.code, message: refusal.message },
     ]),
   injected: (code: ApiErrorCode, retryAfterS: number | null = null) =>
     new ApiProblem(

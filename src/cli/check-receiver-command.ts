@@ -6,7 +6,9 @@ import { receiverUrl } from '../probes/receiver-url';
 import { printable } from './printable';
 
 interface CheckReceiverFlags {
-  auth: ReceiverAuth;
+  auth?: ReceiverAuth;
+  observe?: string;
+  observeWait: number;
   format: ReceiverCheckFormat;
   report?: string;
   timeout: number;
@@ -21,16 +23,31 @@ function parseReceiverAuth(value: string): ReceiverAuth {
   return { kind: match[1] as 'secret' | 'legacy', value: match[2]! };
 }
 
+/** The exit codes of `check-receiver`: every check ran and passed; one failed; bad input; none failed but some were skipped. */
+const EXIT = { pass: 0, fail: 1, usage: 2, incomplete: 3 } as const;
+
+const AUTH_REQUIRED =
+  "--auth is required: how the receiver's endpoint authenticates deliveries, one of none (an endpoint with auth_type none, which sends no Authorization header), secret:<the endpoint secret> (for an OAuth endpoint, a token its provider issued) or legacy:<the legacy webhook token>";
+
 /**
- * `bvs-mock check-receiver URL`: grades a webhook receiver against the spec's receiver rules with a battery
- * of probe deliveries, prints each result, and exits 1 on any failure (docs/design.md, Command line).
+ * `bvs-mock check-receiver URL --auth A [--observe URL]`: grades a webhook receiver against the spec's receiver rules
+ * with a battery of probe deliveries and prints each result; exits 0 only when every check ran and passed, 1 on a
+ * failure, 3 when none failed but some were skipped (docs/design.md, Command line).
  */
 export function checkReceiverCommand(): Command {
   return new Command('check-receiver')
-    .description("grade a webhook receiver against the spec's receiver rules (authentication, idempotency, order, tolerance, speed); exit 1 on any failure")
+    .description(
+      "grade a webhook receiver against the spec's receiver rules (authentication, idempotency, order, tolerance, speed); exit 0 when every check ran and passed, 1 on any failure, 3 when some were skipped",
+    )
     .argument('<url>', 'the receiver, as its endpoint is configured')
+    .addOption(new Option('--auth <auth>', 'required: how its endpoint authenticates: none, secret:S or legacy:T').argParser(parseReceiverAuth))
     .addOption(
-      new Option('--auth <auth>', 'how its endpoint authenticates: none, secret:S or legacy:T').default({ kind: 'none' }, 'none').argParser(parseReceiverAuth),
+      new Option('--observe <url>', "the receiver's side-effect probe: a read-only URL of its test build answering what it processed (docs/receiver-probe.md)"),
+    )
+    .addOption(
+      new Option('--observe-wait <ms>', 'real milliseconds a processed:* check waits for the receiver to process what it acknowledged')
+        .default(5_000)
+        .argParser(positiveInteger),
     )
     .addOption(new Option('--format <format>', 'text, json or junit').choices(RECEIVER_CHECK_FORMATS).default('text'))
     .addOption(new Option('--report <file>', 'also write the results to FILE: JUnit XML for .xml, JSON for .json, else text'))
@@ -51,9 +68,25 @@ async function run(url: string, flags: CheckReceiverFlags): Promise<number> {
   const target = receiverUrl(url, 'tester');
   if (!target.ok) {
     process.stderr.write(`bvs-mock check-receiver: ${printable(target.message)}\n`);
-    return 2;
+    return EXIT.usage;
   }
-  const report = await checkReceiver({ url: target.url, auth: flags.auth, timeoutMs: flags.timeout, insecureTls: flags.insecureTls });
+  if (flags.auth === undefined) {
+    process.stderr.write(`bvs-mock check-receiver: ${AUTH_REQUIRED}\n`);
+    return EXIT.usage;
+  }
+  const observe = flags.observe === undefined ? undefined : receiverUrl(flags.observe, 'tester');
+  if (observe !== undefined && !observe.ok) {
+    process.stderr.write(`bvs-mock check-receiver: --observe: ${printable(observe.message)}\n`);
+    return EXIT.usage;
+  }
+  const report = await checkReceiver({
+    url: target.url,
+    auth: flags.auth,
+    observe: observe?.url,
+    observeWaitMs: flags.observeWait,
+    timeoutMs: flags.timeout,
+    insecureTls: flags.insecureTls,
+  });
   const now = new Date();
   process.stdout.write(renderReceiverCheck(report, flags.format, now));
   if (flags.report !== undefined) {
@@ -62,8 +95,8 @@ async function run(url: string, flags: CheckReceiverFlags): Promise<number> {
       writeFileSync(flags.report, renderReceiverCheck(report, format, now));
     } catch (error) {
       process.stderr.write(`bvs-mock check-receiver: --report ${flags.report}: cannot write it: ${(error as Error).message}\n`);
-      return 2;
+      return EXIT.usage;
     }
   }
-  return report.failed > 0 ? 1 : 0;
+  return EXIT[report.outcome];
 }

@@ -79,6 +79,8 @@ export function buildContractReport({
       id,
       endpoint_id,
       url: report.url,
+      outcome: report.outcome,
+      summary: report.summary,
       passed: report.passed,
       failed: report.failed,
       skipped: report.skipped,

@@ -37,6 +37,8 @@ export function renderReport(report: ContractReport, format: ReportFormat, at: D
 export interface Case {
   name: string;
   failure?: { message: string; type: string; details: string };
+  /** Why the case did not run: written `<skipped message="..."/>`, which CI systems show as skipped, never as passed. */
+  skipped?: string;
 }
 
 /** The report as JUnit cases, by suite: what a CI system shows as tests (docs/fidelity.md row 83). */
@@ -123,7 +125,9 @@ function reportCases(report: ContractReport): Array<{ suite: string; cases: Case
       suite: 'receiver checks',
       cases: report.receiver_checks.flatMap((run) => {
         const title = `${run.url} (${run.endpoint_id}, ${run.id})`;
-        if (run.failures.length === 0) return [{ name: `${title}: ${run.passed} checks passed${run.skipped > 0 ? `, ${run.skipped} skipped` : ''}` }];
+        if (run.failures.length === 0 && run.skipped > 0)
+          return [{ name: `${title}: ${run.passed} checks passed, ${run.skipped} skipped`, skipped: run.summary }];
+        if (run.failures.length === 0) return [{ name: `${title}: ${run.passed} checks passed` }];
         return run.failures.map((failure) => ({
           name: `${title}: ${failure.check}`,
           failure: {
@@ -204,6 +208,12 @@ function mergeReliedOn(reports: readonly NamedReport[]): ReliedOnChoice[] {
     .map(({ item }) => item);
 }
 
+/** The receiver checks skipped, in the Markdown summary: a skipped check is not a pass. */
+function skippedChecks(report: ContractReport): string {
+  const skipped = report.receiver_checks.reduce((sum, run) => sum + run.skipped, 0);
+  return skipped === 0 ? '' : ` (${skipped} skipped: not passed)`;
+}
+
 /** JUnit XML following the Ant JUnit schema, which GitHub, GitLab, Jenkins and Azure DevOps read. */
 function renderJunit(report: ContractReport, at: Date): string {
   return junitXml(reportCases(report), at, 'bvs-mock contract');
@@ -218,13 +228,16 @@ export function junitXml(suites: Array<{ suite: string; cases: Case[]; classname
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>'];
   suites.forEach(({ suite, cases, classname = `bvs-mock.${suite.replace(/\s+/g, '-')}`, systemOut }, id) => {
     const failures = cases.filter((item) => item.failure !== undefined).length;
+    const skipped = cases.filter((item) => item.failure === undefined && item.skipped !== undefined).length;
     lines.push(
-      `  <testsuite package="bvs-mock" id="${id}" name="${xml(`${title}: ${suite}`)}" timestamp="${timestamp}" hostname="localhost" tests="${cases.length}" failures="${failures}" errors="0" time="0">`,
+      `  <testsuite package="bvs-mock" id="${id}" name="${xml(`${title}: ${suite}`)}" timestamp="${timestamp}" hostname="localhost" tests="${cases.length}" failures="${failures}" errors="0"${skipped === 0 ? '' : ` skipped="${skipped}"`} time="0">`,
       '    <properties/>',
     );
     for (const item of cases) {
       const open = `    <testcase name="${xml(item.name)}" classname="${xml(classname)}" time="0"`;
-      if (item.failure === undefined) lines.push(`${open}/>`);
+      if (item.failure === undefined && item.skipped !== undefined)
+        lines.push(`${open}>`, `      <skipped message="${xml(item.skipped)}"/>`, '    </testcase>');
+      else if (item.failure === undefined) lines.push(`${open}/>`);
       else {
         lines.push(
           `${open}>`,
@@ -335,7 +348,7 @@ function renderMarkdown(report: ContractReport, at: Date, { reliedOnTable = true
     `| Event types emitted | ${Object.keys(report.events.emitted).length} of ${Object.keys(report.events.emitted).length + report.events.not_emitted.length} |`,
     `| Requests with violations | ${report.violations.violating_requests} (${report.violations.issues} violation${report.violations.issues === 1 ? '' : 's'} in all) |`,
     `| Receivers with findings | ${suites.find(({ suite }) => suite === 'receivers')!.cases.filter((item) => item.failure !== undefined).length} of ${report.receivers.findings.length} |`,
-    `| Receiver checks failed | ${report.receiver_checks.reduce((sum, run) => sum + run.failed, 0)} of ${report.receiver_checks.reduce((sum, run) => sum + run.passed + run.failed, 0)} |`,
+    `| Receiver checks failed | ${report.receiver_checks.reduce((sum, run) => sum + run.failed, 0)} of ${report.receiver_checks.reduce((sum, run) => sum + run.passed + run.failed + run.skipped, 0)}${skippedChecks(report)} |`,
     `| Choices of bvs-mock relied on (docs/fidelity.md rows) | ${(report.relied_on ?? []).length} |`,
     '',
   ];

@@ -147,8 +147,8 @@ function isRefused(refused: BlockList, address: string): boolean {
   return family !== 0 && refused.check(address, family === 6 ? 'ipv6' : 'ipv4');
 }
 
-/** `dns.lookup`, failing with `address_refused` when a host name resolves to a refused address. */
-function refusingLookup(refused: BlockList): LookupFunction {
+/** `dns.lookup`, failing with `address_refused` when a host name resolves to a refused address (a delivery, a receiver check's side-effect probe). */
+export function refusingLookup(refused: BlockList): LookupFunction {
   return (hostname, options, callback) =>
     lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);

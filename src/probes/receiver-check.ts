@@ -1,18 +1,31 @@
+import { randomBytes } from 'node:crypto';
 import { QUICK_ANSWER_MS } from '../contract/contract-report';
-import { acknowledged as wholeAndOk, post, type PostResult } from '../delivery/http-post';
-import { EVENT_TYPES, type ProbeExchange, type ReceiverCheckReport, type ReceiverCheckResult } from '../schemas';
-import { probePayloads, withProbeIds, type ProbeBody, type ProbePayloads } from './probe-payloads';
+import { post, type PostResult } from '../delivery/http-post';
+import { type ProcessedState, type ProbeExchange, type ReceiverCheckReport, type ReceiverCheckResult } from '../schemas';
+import { runBehaviourProbe, type Deliver } from './behaviour-probes';
+import { checkedState, observeAt, type Observe } from './observe';
+import { UNREACHABLE, battery, type ReceiverAuth } from './outside-probes';
+import { probePayloads, withProbeIds, type ProbePayloads } from './probe-payloads';
 import { ReceiverUrlError, metadataAddresses, receiverUrl, type ReceiverReach } from './receiver-url';
-
-/** How the receiver authenticates deliveries, as its endpoint is configured (spec §5.5, §5.6). */
-export type ReceiverAuth = { kind: 'none' } | { kind: 'secret'; value: string } | { kind: 'legacy'; value: string };
 
 /** Options of {@link checkReceiver}. */
 export interface ReceiverCheckOptions {
   /** The receiver's URL, as its endpoint is configured. */
   url: string;
-  /** How its endpoint authenticates deliveries: none, the endpoint secret, or the legacy token. */
+  /**
+   * How its endpoint authenticates deliveries: none, the endpoint secret (or a token an OAuth endpoint's provider
+   * issued), or the legacy token. Required: `none` is right only for an endpoint whose auth_type is none, and the
+   * `refuse:*` checks are then skipped, so the report is `incomplete`.
+   */
   auth: ReceiverAuth;
+  /**
+   * The receiver's side-effect probe (docs/receiver-probe.md): the URL of a read-only route of its test build that
+   * answers what it processed as a ProcessedState, or a callback that gives it. With it the `processed:*` checks grade
+   * what the receiver did; without it they are skipped, so the report is `incomplete`.
+   */
+  observe?: string | (() => Promise<ProcessedState>);
+  /** Real milliseconds a `processed:*` check waits for the receiver to process what it acknowledged; default 5 s. */
+  observeWaitMs?: number;
   /** Real milliseconds a probe waits for an answer; default 10 s, as a delivery does. */
   timeoutMs?: number;
   /** Accept a self-signed receiver certificate. */
@@ -32,57 +45,43 @@ export interface ReachingReceiverCheckOptions extends ReceiverCheckOptions {
  */
 const ANSWER_EXCERPT = 200;
 
-/**
- * The one error of a probe that got no HTTP answer, whatever the reason (refused, reset, timed out, a TLS failure,
- * not HTTP): the answers never tell a closed port from an open one (docs/fidelity.md row 106).
- */
-const UNREACHABLE = 'unreachable';
-
 /** Header every probe delivery carries, naming its check, so a receiver's logs can tell probes from deliveries. */
 export const PROBE_HEADER = 'x-bvs-mock-probe';
 
 /** What one probe sent and what the receiver answered; the shapes are the control API's (src/schemas/receiver-check-answers.ts). */
 type ProbeAnswer = ProbeExchange['answer'];
-export type { ProbeExchange, ReceiverCheckReport, ReceiverCheckResult };
-/** The rules the checks test (spec sections as the spec numbers them). */
-const RULES = {
-  quickly: '§6 Subscription and delivery, rule 4: answer HTTP 200 quickly and process asynchronously',
-  whole: '§6 Subscription and delivery, rule 4: answer HTTP 200 quickly; a truncated answer is not an answer',
-  verify: '§5.5 (Authorization: Bearer <WEBHOOK_SECRET>) and §6 Subscription and delivery, rule 4: verify the Authorization header',
-  verifyLegacy: '§5.6 (the organization-wide token) and §6 Subscription and delivery, rule 4: verify the Authorization header',
-  idempotent: '§6 Subscription and delivery, rules 3 and 4: duplicates happen through retries and redelivery; make handling idempotent',
-  order: '§6 Subscription and delivery, rules 2 and 3: retries and redelivery deliver events out of the order of §6 Event order',
-  tolerant: '§2: complete field lists are not shown and enumerations list only the values seen, so a receiver must accept fields and values it does not know',
-  partial:
-    "§2 (a partner batch may show runs_succeeded false on the main batch's ready) and §6 Subscription and delivery, rule 4: check runs_succeeded before using results",
-  large: '§1 and §2: a validation carries every partner the registry names, each with its own batch',
-} as const;
-
-interface Probe {
-  check: string;
-  expectation: string;
-  rule: string;
-  /** The deliveries to send, in order, each with the Authorization header to send (undefined: none). */
-  sends: Array<{ body: ProbeBody; authorization: string | undefined }>;
-  /** True when every answer is acceptable. */
-  grade(answers: ProbeAnswer[]): string | null;
-  skipWhy?: string;
-}
+export type { ProbeExchange, ReceiverAuth, ReceiverCheckReport, ReceiverCheckResult };
 
 /**
  * Sends a battery of deliveries built from real scenario payloads to a receiver and grades each answer
- * against the spec's receiver rules: every event type acknowledged quickly, forged deliveries refused,
- * duplicates and redeliveries acknowledged, events out of order and values it does not know accepted, a
- * large tree and a partial `ready` accepted. Probes carry `X-Bvs-Mock-Probe: <check>` and ids of their own.
+ * against the spec's receiver rules: every event type acknowledged quickly, forged deliveries answered with a
+ * non-2xx, duplicates and redeliveries and events out of order answered 2xx, values it does not know accepted, a
+ * large tree and a partial `ready` accepted. With a side-effect probe (`observe`), the `processed:*` checks grade
+ * what the receiver did: a duplicate and a redelivery processed once, events out of order each processed once, a
+ * forged delivery never; without one they are skipped. A skipped check is not a pass: the report's outcome is
+ * then `incomplete`. Probes carry `X-Bvs-Mock-Probe: <check>` and ids of their own.
  * A URL with credentials is refused with a {@link ReceiverUrlError}; a probe without an HTTP answer is
  * `unreachable`, whatever the reason (docs/fidelity.md row 106).
  *
  * @example
- * const report = await checkReceiver({ url: 'http://127.0.0.1:3000/hooks', auth: { kind: 'secret', value: 'whsec_test' } });
- * report.results.filter((result) => result.outcome === 'fail');
+ * const report = await checkReceiver({ url: 'http://127.0.0.1:3000/hooks', auth: { kind: 'secret', value: 'whsec_test' }, observe: 'http://127.0.0.1:3000/test/processed' });
+ * report.outcome; // 'pass' only when every check ran and passed
  */
 export function checkReceiver(options: ReceiverCheckOptions): Promise<ReceiverCheckReport> {
   return runReceiverCheck({ ...options, reach: 'tester' });
+}
+
+const AUTH_KINDS = "{ kind: 'none' } (an endpoint with auth_type none), { kind: 'secret', value } or { kind: 'legacy', value }";
+
+/** The auth a caller gave, or a clear error: it is part of the check, never assumed (a JavaScript caller may leave it out). */
+function givenAuth(auth: unknown): ReceiverAuth {
+  const value = auth as Partial<{ kind: unknown; value: unknown }> | undefined;
+  if (value?.kind === 'none') return { kind: 'none' };
+  if ((value?.kind === 'secret' || value?.kind === 'legacy') && typeof value.value === 'string' && value.value !== '')
+    return { kind: value.kind, value: value.value };
+  throw new TypeError(
+    `checkReceiver: auth ${auth === undefined ? 'is required' : 'is not one of the forms'}: how the receiver's endpoint authenticates deliveries, ${AUTH_KINDS}`,
+  );
 }
 
 /**
@@ -91,55 +90,105 @@ export function checkReceiver(options: ReceiverCheckOptions): Promise<ReceiverCh
  * @public
  */
 export async function runReceiverCheck(options: ReachingReceiverCheckOptions): Promise<ReceiverCheckReport> {
+  const auth = givenAuth(options.auth);
   const target = receiverUrl(options.url, options.reach);
   if (!target.ok) throw new ReceiverUrlError(target);
   const url = target.url;
   const refusedAddresses = options.reach === 'control' ? metadataAddresses() : undefined;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const insecureTls = options.insecureTls ?? false;
+  const observe = observerOf(options, { timeoutMs, insecureTls, refusedAddresses });
   const payloads = await (options.payloads ?? probePayloads)();
-  const probes = battery(payloads, options.auth);
+  const { outside, behaviour } = battery(payloads, auth, observe === undefined);
+  const deliver: Deliver = async (given, authorization, check, tag) => {
+    // Each probe names resources of its own: a receiver's idempotency never hides one probe behind another.
+    const body = withProbeIds(given, tag);
+    const text = JSON.stringify(body);
+    const headers: Record<string, string> = { 'content-type': 'application/json', [PROBE_HEADER]: check };
+    if (authorization !== undefined) headers.authorization = authorization;
+    const result: PostResult = await post({ url, headers, body: text, timeoutMs, insecureTls, refusedAddresses });
+    const request = {
+      method: 'POST' as const,
+      url,
+      headers: shown(headers, auth),
+      type: body.type,
+      bytes: Buffer.byteLength(text),
+      body_excerpt: text.slice(0, 2000),
+    };
+    return { sent: body, exchange: { request, answer: answerOf(result) } };
+  };
+  const skipped = (probe: { check: string; expectation: string; rule: string; skipWhy?: string }): ReceiverCheckResult => ({
+    check: probe.check,
+    expectation: probe.expectation,
+    rule: probe.rule,
+    outcome: 'skipped',
+    reason: probe.skipWhy!,
+    exchanges: [],
+    processed: null,
+  });
   const results: ReceiverCheckResult[] = [];
-  for (const [index, probe] of probes.entries()) {
+  for (const [index, probe] of outside.entries()) {
     if (probe.skipWhy !== undefined) {
-      results.push({ check: probe.check, expectation: probe.expectation, rule: probe.rule, outcome: 'skipped', reason: probe.skipWhy, exchanges: [] });
+      results.push(skipped(probe));
       continue;
     }
     const exchanges: ReceiverCheckResult['exchanges'] = [];
-    for (const send of probe.sends) {
-      // Each probe names resources of its own: a receiver's idempotency never hides one probe behind another.
-      const body = withProbeIds(send.body, String(index + 1));
-      const text = JSON.stringify(body);
-      const headers: Record<string, string> = { 'content-type': 'application/json', [PROBE_HEADER]: probe.check };
-      if (send.authorization !== undefined) headers.authorization = send.authorization;
-      const result: PostResult = await post({
-        url,
-        headers,
-        body: text,
-        timeoutMs: options.timeoutMs ?? 10_000,
-        insecureTls: options.insecureTls ?? false,
-        refusedAddresses,
-      });
-      exchanges.push({
-        request: {
-          method: 'POST',
-          url,
-          headers: shown(headers, options.auth),
-          type: body.type,
-          bytes: Buffer.byteLength(text),
-          body_excerpt: text.slice(0, 2000),
-        },
-        answer: answerOf(result),
-      });
-    }
+    for (const send of probe.sends) exchanges.push((await deliver(send.body, send.authorization, probe.check, String(index + 1))).exchange);
     const reason = probe.grade(exchanges.map((exchange) => exchange.answer));
-    results.push({ check: probe.check, expectation: probe.expectation, rule: probe.rule, outcome: reason === null ? 'pass' : 'fail', reason, exchanges });
+    results.push({
+      check: probe.check,
+      expectation: probe.expectation,
+      rule: probe.rule,
+      outcome: reason === null ? 'pass' : 'fail',
+      reason,
+      exchanges,
+      processed: null,
+    });
   }
+  // The behaviour checks' ids carry this run's own mark too: what an earlier check of the same receiver processed never counts.
+  const run = randomBytes(3).toString('hex');
+  for (const [index, probe] of behaviour.entries()) {
+    if (probe.skipWhy !== undefined || observe === undefined) results.push(skipped(probe));
+    else
+      results.push(await runBehaviourProbe(probe, { observe, deliver, waitMs: options.observeWaitMs ?? 5_000, tag: `${outside.length + index + 1}r${run}` }));
+  }
+  return summarized(
+    { url, auth: auth.kind, observe: typeof options.observe === 'string' ? options.observe : options.observe === undefined ? null : 'callback' },
+    results,
+  );
+}
+
+/** The probe a caller gave: a URL (reached as the receiver is) or a callback, its answer checked either way. */
+function observerOf(options: ReachingReceiverCheckOptions, transport: Parameters<typeof observeAt>[1]): Observe | undefined {
+  const given = options.observe;
+  if (given === undefined) return undefined;
+  if (typeof given === 'function') return async () => checkedState(await given(), 'the observe callback');
+  const target = receiverUrl(given, options.reach);
+  if (!target.ok) throw new ReceiverUrlError({ ...target, message: `observe: ${target.message}` });
+  return observeAt(target.url, transport);
+}
+
+/** The report: counts, its outcome, and the summary line, which names what was skipped and why. */
+function summarized(head: Pick<ReceiverCheckReport, 'url' | 'auth' | 'observe'>, results: ReceiverCheckResult[]): ReceiverCheckReport {
+  const count = (outcome: ReceiverCheckResult['outcome']) => results.filter((result) => result.outcome === outcome).length;
+  const [passed, failed, skipped] = [count('pass'), count('fail'), count('skipped')];
+  const byReason = new Map<string, string[]>();
+  for (const result of results) if (result.outcome === 'skipped') byReason.set(result.reason!, [...(byReason.get(result.reason!) ?? []), result.check]);
+  const why = [...byReason].map(([reason, checks]) => `${checks.join(', ')}: ${reason}`).join('; ');
+  const lines = [`${results.length} checks: ${passed} passed, ${failed} failed, ${skipped} skipped${skipped === 0 ? '' : ` (${why})`}`];
+  if (head.auth === 'none')
+    lines.push(
+      'Checked without authorization (auth none): right only for a receiver whose endpoint is configured with auth_type none, which sends no Authorization header (spec §5.5: testing only).',
+    );
+  if (failed === 0 && skipped > 0) lines.push('Incomplete: a skipped check is not a pass.');
   return {
-    url,
-    auth: options.auth.kind,
+    ...head,
+    outcome: failed > 0 ? 'fail' : skipped > 0 ? 'incomplete' : 'pass',
+    summary: lines.join('\n'),
     quick_answer_ms: QUICK_ANSWER_MS,
-    passed: results.filter((result) => result.outcome === 'pass').length,
-    failed: results.filter((result) => result.outcome === 'fail').length,
-    skipped: results.filter((result) => result.outcome === 'skipped').length,
+    passed,
+    failed,
+    skipped,
     results,
   };
 }
@@ -158,225 +207,4 @@ function answerOf(result: PostResult): ProbeAnswer {
 function shown(headers: Record<string, string>, auth: ReceiverAuth): Record<string, string> {
   if (auth.kind === 'none' || headers.authorization !== `Bearer ${auth.value}`) return headers;
   return { ...headers, authorization: `Bearer <the ${auth.kind === 'secret' ? 'endpoint secret' : 'legacy token'}>` };
-}
-
-/** A 2xx that arrived whole: a truncated answer is not an answer (spec §6 Subscription and delivery, rule 4). */
-const is2xx = (answer: ProbeAnswer) => wholeAndOk(answer);
-/** An HTTP answer that broke off after its head. */
-const cutShort = (answer: ProbeAnswer) => answer.status !== null && answer.error !== null;
-const described = (answer: ProbeAnswer) => {
-  if (answer.status === null) return `no HTTP answer (${UNREACHABLE})`;
-  if (!cutShort(answer)) return `${answer.status} in ${answer.duration_ms} ms`;
-  const why = answer.error === 'timeout' ? 'the rest of the answer did not come in time' : answer.error!.replace(/^answer_truncated: /, '');
-  return `${answer.status} cut short: ${why} (${RULES.whole})`;
-};
-
-/** Every answer 2xx, and (when `quickly`) within the threshold. */
-function acknowledged(quickly: boolean) {
-  return (answers: ProbeAnswer[]): string | null => {
-    for (const [index, answer] of answers.entries()) {
-      const which = answers.length === 1 ? 'it' : `delivery ${index + 1} of ${answers.length}`;
-      if (!is2xx(answer)) return `${which} was not acknowledged: ${described(answer)}`;
-      if (quickly && answer.duration_ms !== null && answer.duration_ms > QUICK_ANSWER_MS)
-        return `${which} was acknowledged after ${answer.duration_ms} ms; quickly means within ${QUICK_ANSWER_MS} ms`;
-    }
-    return null;
-  };
-}
-
-function refused(what: string) {
-  return ([answer]: ProbeAnswer[]): string | null => {
-    if (answer === undefined) return 'nothing was sent';
-    // No answer at all says nothing of whether it checks the header.
-    if (answer.status === null || cutShort(answer))
-      return `no whole answer to a delivery ${what}: ${described(answer)}, so whether it refuses forged deliveries is unknown`;
-    return is2xx(answer)
-      ? `it accepted a delivery ${what}: answered ${answer.status} in ${answer.duration_ms} ms (a forged delivery would be processed)`
-      : null;
-  };
-}
-
-/**
- * A payload as the tolerance probes edit it: any path may be read and written, since they change real
- * payloads in place of writing new ones (the edits are checked by the test of each probe's outcome).
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: a payload edited by path
-type Editable = Record<string, any>;
-
-/** A deep copy with changes, for the tolerance probes. */
-function changed(body: ProbeBody, change: (copy: Editable) => void): ProbeBody {
-  const copy = structuredClone(body) as Editable;
-  change(copy);
-  return copy as ProbeBody;
-}
-
-function battery(payloads: ProbePayloads, auth: ReceiverAuth): Probe[] {
-  const good = auth.kind === 'none' ? undefined : `Bearer ${auth.value}`;
-  /** A delivery with the receiver's own Authorization, or the one given (null: none at all). */
-  const send = (body: ProbeBody, authorization: string | null = good ?? null) => ({ body, authorization: authorization ?? undefined });
-  const byType = (type: (typeof EVENT_TYPES)[number]) => payloads.byType.get(type)!;
-  const ready = byType('data_source_run_batch.ready');
-  const probes: Probe[] = EVENT_TYPES.map((type) => ({
-    check: `acknowledge:${type}`,
-    expectation: `acknowledges a valid ${type} with 2xx within ${QUICK_ANSWER_MS} ms`,
-    rule: RULES.quickly,
-    sends: [send(byType(type))],
-    grade: acknowledged(true),
-  }));
-
-  const noAuth = auth.kind === 'none' ? 'the receiver is checked with --auth none: its endpoint sends no Authorization header to verify' : undefined;
-  const verify = auth.kind === 'legacy' ? RULES.verifyLegacy : RULES.verify;
-  const wrong = 'Bearer bvs-mock-forged-value';
-  const otherScheme = auth.kind === 'none' ? '' : `Basic ${Buffer.from(`bvs:${auth.value}`).toString('base64')}`;
-  probes.push(
-    {
-      check: 'verify:missing-authorization',
-      expectation: 'refuses a delivery without Authorization',
-      rule: verify,
-      sends: [send(ready, null)],
-      grade: refused('without an Authorization header'),
-      skipWhy: noAuth,
-    },
-    {
-      check: 'verify:wrong-bearer',
-      expectation: 'refuses a delivery with a wrong bearer value',
-      rule: verify,
-      sends: [send(ready, wrong)],
-      grade: refused(`with Authorization: ${wrong}`),
-      skipWhy: noAuth,
-    },
-    {
-      check: 'verify:other-scheme',
-      expectation: 'refuses a delivery with another scheme, even carrying the secret',
-      rule: verify,
-      sends: [send(ready, otherScheme)],
-      grade: refused('with Authorization: Basic (the secret, but not as Bearer)'),
-      skipWhy: noAuth,
-    },
-  );
-
-  const run = byType('data_source_run_batch.data_source_run.ready');
-  const childBatches = byType('data_source_run_batch.child_batches_ready');
-  const report = byType('data_source_run_batch.consolidated_report_ready');
-  probes.push(
-    {
-      check: 'idempotent:duplicate',
-      expectation: 'acknowledges the same delivery twice in a row',
-      rule: RULES.idempotent,
-      sends: [send(run), send(run)],
-      grade: acknowledged(false),
-    },
-    {
-      check: 'idempotent:redelivery',
-      expectation: 'acknowledges an event delivered again after others',
-      rule: RULES.idempotent,
-      sends: [send(childBatches), send(report), send(childBatches)],
-      grade: acknowledged(false),
-    },
-    {
-      check: 'order:report-before-child-batches',
-      expectation: 'acknowledges consolidated_report_ready before child_batches_ready',
-      rule: RULES.order,
-      sends: [send(report), send(childBatches)],
-      grade: acknowledged(false),
-    },
-  );
-  const partnerRun = payloads.happyPartners.find(
-    (body, index) =>
-      body.type === 'data_source_run_batch.data_source_run.ready' &&
-      index > payloads.happyPartners.indexOf(payloads.partialReady) &&
-      (body.data_source_run as { data_source_run_batch_id: string }).data_source_run_batch_id !==
-        (payloads.partialReady.data_source_run_batch as { id: string }).id,
-  )!;
-  probes.push({
-    check: 'order:partner-run-after-ready',
-    expectation: "acknowledges a partner's run after the main batch's ready",
-    rule: RULES.order,
-    sends: [send(payloads.partialReady), send(partnerRun)],
-    grade: acknowledged(false),
-  });
-
-  const tolerance = (check: string, expectation: string, body: ProbeBody): Probe => ({
-    check,
-    expectation,
-    rule: RULES.tolerant,
-    sends: [send(body)],
-    grade: acknowledged(false),
-  });
-  probes.push(
-    tolerance(
-      'tolerate:unknown-fields',
-      'acknowledges a payload with fields it does not know, at the root of the resource and nested',
-      changed(ready, (copy) => {
-        copy.data_source_run_batch.risk_score = 0.42;
-        for (const alert of copy.data_source_run_batch.raised_alerts) alert.source_reference = { kind: 'registry', code: 'R-1' };
-        copy.data_source_run_batch.data_source_runs[0].attempts = 2;
-      }),
-    ),
-    tolerance(
-      'tolerate:alert-severity',
-      'acknowledges an alert with a severity other than medium and high ("The full set: not shown")',
-      changed(ready, (copy) => {
-        const alerts = copy.data_source_run_batch.raised_alerts as Array<Record<string, unknown>>;
-        const template = alerts[0] ?? {
-          id: 'rlal_probe',
-          name: 'Probe alert',
-          entity_validation_id: copy.data_source_run_batch.entity_validation_id,
-          data_source_run_batch_id: copy.data_source_run_batch.id,
-        };
-        alerts.splice(0, alerts.length, { ...template, severity: 'critical' });
-      }),
-    ),
-    tolerance(
-      'tolerate:validation-status',
-      'acknowledges an entity validation with a status other than created ("value seen")',
-      changed(byType('entity_validation.stakeholder.created'), (copy) => {
-        copy.stakeholder.status = 'in_progress';
-      }),
-    ),
-    tolerance(
-      'tolerate:information-request-status',
-      'acknowledges an information request with a status it does not know',
-      changed(byType('information_request.status_updated'), (copy) => {
-        copy.information_request.status = 'archived';
-      }),
-    ),
-    tolerance(
-      'tolerate:run-type',
-      'acknowledges a run of a type it does not know (another country and source)',
-      changed(run, (copy) => {
-        copy.data_source_run.type = 'pe/sunat';
-      }),
-    ),
-    {
-      check: 'partial:ready-with-partner-running',
-      expectation: "acknowledges a main batch's ready while a partner batch still shows runs_succeeded false",
-      rule: RULES.partial,
-      sends: [send(partialWithRunningPartner(payloads.partialReady))],
-      grade: acknowledged(true),
-    },
-    {
-      check: 'large:ready',
-      expectation: `acknowledges a large tree's ready within ${QUICK_ANSWER_MS} ms`,
-      rule: RULES.large,
-      sends: [send(payloads.largeTree.ready)],
-      grade: acknowledged(true),
-    },
-    {
-      check: 'large:child-batches-ready',
-      expectation: `acknowledges a large tree's child_batches_ready (50 child batches) within ${QUICK_ANSWER_MS} ms`,
-      rule: RULES.large,
-      sends: [send(payloads.largeTree.childBatchesReady)],
-      grade: acknowledged(true),
-    },
-  );
-  return probes;
-}
-
-/** happy-partners' ready, with at least one child batch still running (it is so when played; kept so if scenarios change). */
-function partialWithRunningPartner(ready: ProbeBody): ProbeBody {
-  return changed(ready, (copy) => {
-    const children = copy.data_source_run_batch.child_batches as Array<{ runs_succeeded: boolean }>;
-    if (children.length > 0 && children.every((child) => child.runs_succeeded)) children[0]!.runs_succeeded = false;
-  });
 }

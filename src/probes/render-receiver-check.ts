@@ -17,7 +17,8 @@ export function renderReceiverCheck(report: ReceiverCheckReport, format: Receive
 /** Each check as a JUnit case: a failure carries the rule, the reason and the requests with their answers. */
 function receiverCheckCases(report: ReceiverCheckReport): Case[] {
   return report.results.map((result) => {
-    const name = `${result.check}: ${result.expectation}${result.outcome === 'skipped' ? ` (skipped: ${result.reason})` : ''}`;
+    const name = `${result.check}: ${result.expectation}`;
+    if (result.outcome === 'skipped') return { name, skipped: result.reason! };
     if (result.outcome !== 'fail') return { name };
     return { name, failure: { message: `${result.reason} (${result.rule})`, type: result.check, details: evidence(result) } };
   });
@@ -27,6 +28,7 @@ function evidence(result: ReceiverCheckResult): string {
   return [
     `Rule: ${result.rule}`,
     `Why: ${result.reason}`,
+    ...(result.processed === null ? [] : [`Processed, by the side-effect probe: ${processedLine(result)}`]),
     ...result.exchanges.map(({ request, answer }, index) => {
       const headers = Object.entries(request.headers)
         .map(([name, value]) => `  ${name}: ${value}`)
@@ -42,8 +44,14 @@ function answered(answer: ProbeAnswer): string {
   return `${answer.status}${answer.error === null ? '' : ` cut short (${answer.error})`} in ${answer.duration_ms} ms`;
 }
 
+/** Each event a behaviour check sent, with how many times the receiver processed it. */
+function processedLine(result: ReceiverCheckResult): string {
+  return (result.processed ?? []).map((event) => `${event.type} ${event.id}: ${event.times}×`).join(', ');
+}
+
 function renderText(report: ReceiverCheckReport): string {
-  const lines = [`bvs-mock check-receiver ${report.url} (auth ${report.auth}; quickly: within ${report.quick_answer_ms} ms)`, ''];
+  const observed = report.observe === null ? 'no side-effect probe' : `side effects by ${report.observe}`;
+  const lines = [`bvs-mock check-receiver ${report.url} (auth ${report.auth}; ${observed}; quickly: within ${report.quick_answer_ms} ms)`, ''];
   for (const result of report.results) {
     const answers = result.exchanges
       .map(({ answer }) => (answer.status === null ? 'unreachable' : `${answer.status}${answer.error === null ? '' : ' cut short'} ${answer.duration_ms} ms`))
@@ -52,10 +60,11 @@ function renderText(report: ReceiverCheckReport): string {
     if (result.outcome === 'fail') {
       lines.push(`          ${result.reason}`, `          rule: ${result.rule}`);
       const forged = result.exchanges[0]?.request.headers.authorization;
-      if (result.check.startsWith('verify:')) lines.push(`          sent: Authorization: ${forged ?? '(none)'}`);
+      if (result.check.startsWith('refuse:')) lines.push(`          sent: Authorization: ${forged ?? '(none)'}`);
+      if (result.processed !== null) lines.push(`          processed: ${processedLine(result)}`);
     }
     if (result.outcome === 'skipped') lines.push(`          ${result.reason}`);
   }
-  lines.push('', `${report.results.length} checks: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped`, '');
+  lines.push('', report.summary, '');
   return lines.join('\n');
 }

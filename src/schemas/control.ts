@@ -144,8 +144,13 @@ export const ReportQuery = z.object({
   format: z.enum(['json', 'markdown', 'junit']).optional().openapi({ description: 'json (default), markdown (a CI job summary) or junit (JUnit XML).' }),
 });
 
-/** `POST /_mock/receiver-checks`: the endpoint whose receiver is checked. */
+/** `POST /_mock/receiver-checks`: the endpoint whose receiver is checked, and its side-effect probe. */
 export const ReceiverCheckRequest = z.strictObject({
   ...organization,
   endpoint_id: z.string().regex(/^whe_[A-Za-z0-9_-]{1,64}$/, { message: 'must be an id of the form whe_<suffix>' }),
+  observe: z.string().max(2048).optional().openapi({
+    description:
+      "The receiver's side-effect probe: a read-only URL of its test build answering what it processed (a ProcessedState, docs/receiver-probe.md). With it the behaviour checks (`processed:*`) grade what the receiver did; without it they are skipped and the check's outcome is `incomplete`. Reached as the endpoint's URL is (no credentials, no link-local or metadata address).",
+    example: 'http://127.0.0.1:3000/test/processed',
+  }),
 });

@@ -36,6 +36,7 @@ export * from './control-answers';
 export * from './clock-answers';
 export * from './delivery-answers';
 export * from './fault-answers';
+export * from './processed-state';
 export * from './receiver-check-answers';
 export * from './report-answers';
 export * from './session-answers';

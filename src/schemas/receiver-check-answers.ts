@@ -40,12 +40,27 @@ export const ProbeExchange = outbound(
 /** One check of a receiver check: what the receiver must do, the spec rule, and how it did. */
 export const ReceiverCheckResult = outbound(
   z.strictObject({
-    check: z.string().openapi({ example: 'verify:wrong-bearer' }),
-    expectation: z.string(),
+    check: z.string().openapi({ example: 'refuse:wrong-bearer' }),
+    expectation: z.string().openapi({
+      description:
+        'What it observes: an answer seen from outside (`answers a duplicate with 2xx`), or, for the `processed:*` checks, what the receiver processed as its side-effect probe tells.',
+    }),
     rule: z.string().openapi({ description: 'The rule of the spec it tests, with its section.' }),
-    outcome: z.enum(['pass', 'fail', 'skipped']),
+    outcome: z.enum(['pass', 'fail', 'skipped']).openapi({ description: 'A skipped check is not a pass: the report is then `incomplete`.' }),
     reason: z.string().nullable().openapi({ description: 'Why it failed or was skipped; null when it passed.' }),
     exchanges: z.array(ProbeExchange),
+    processed: z
+      .array(
+        outbound(
+          z.strictObject({
+            type: z.string(),
+            id: z.string(),
+            times: z.number().int().nonnegative().openapi({ description: 'How many times the receiver processed it during the check, by its probe.' }),
+          }),
+        ),
+      )
+      .nullable()
+      .openapi({ description: 'For a `processed:*` check that ran: each event it sent and how many times the receiver processed it; null otherwise.' }),
   }),
   'ReceiverCheckResult',
 );
@@ -54,7 +69,20 @@ export const ReceiverCheckResult = outbound(
 export const ReceiverCheckReport = outbound(
   z.strictObject({
     url: z.string(),
-    auth: z.enum(['none', 'secret', 'legacy']),
+    auth: z.enum(['none', 'secret', 'legacy']).openapi({
+      description: '`none`: checked without Authorization, right only for an endpoint whose auth_type is none; the `refuse:*` checks are then skipped.',
+    }),
+    observe: z.string().nullable().openapi({
+      description:
+        'The side-effect probe: its URL, `callback` for a callback of bvs-mock/testing, null without one (the `processed:*` checks are then skipped).',
+    }),
+    outcome: z.enum(['pass', 'fail', 'incomplete']).openapi({
+      description: '`pass` only when every check ran and passed; `fail` when one failed; `incomplete` when none failed and some were skipped.',
+    }),
+    summary: z.string().openapi({
+      description: 'The summary line: the counts, which checks were skipped and why, and a word when the receiver was checked without authorization.',
+      example: '31 checks: 27 passed, 0 failed, 4 skipped (processed:duplicate-once, ...: no side-effect probe was given (--observe URL))',
+    }),
     quick_answer_ms: z.number().int(),
     passed: z.number().int(),
     failed: z.number().int(),

@@ -168,6 +168,10 @@ export const ContractReport = outbound(
             id: z.string(),
             endpoint_id: idOf('whe'),
             url: z.string(),
+            outcome: z
+              .enum(['pass', 'fail', 'incomplete'])
+              .openapi({ description: '`incomplete`: none failed, some were skipped (a skipped check is not a pass).' }),
+            summary: z.string().openapi({ description: "The check's summary: counts, what was skipped and why." }),
             passed: z.number().int(),
             failed: z.number().int(),
             skipped: z.number().int(),

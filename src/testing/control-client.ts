@@ -207,14 +207,16 @@ export class BvsMockControl {
 
   /**
    * `POST /_mock/receiver-checks`: grades the endpoint's receiver against the spec's receiver rules with probe
-   * deliveries (sent with its Authorization); answers once every probe has ended.
+   * deliveries (sent with its own Authorization); answers once every probe has ended. `observe`, the URL of the
+   * receiver's side-effect probe (docs/receiver-probe.md), makes the `processed:*` checks run; without it they are
+   * skipped and the report's outcome is `incomplete`.
    *
    * @example
-   * const check = await bvs.control.checkReceiver(endpoint.id);
-   * expect(check.report.results.filter((result) => result.outcome === 'fail')).toEqual([]);
+   * const check = await bvs.control.checkReceiver(endpoint.id, { observe: `${receiver.origin}/test/processed` });
+   * expect(check.report.outcome).toBe('pass');
    */
-  checkReceiver(endpointId: string): Promise<EndpointReceiverCheck> {
-    return this.client.call('control.receiver_checks.run', { body: this.withOrganization({ endpoint_id: endpointId }) });
+  checkReceiver(endpointId: string, options: { observe?: string } = {}): Promise<EndpointReceiverCheck> {
+    return this.client.call('control.receiver_checks.run', { body: this.withOrganization({ endpoint_id: endpointId, ...options }) });
   }
 
   /** `GET /_mock/receiver-checks`: the receiver checks since the last reset. */

@@ -27,5 +27,5 @@ export { SCENARIOS, type BuiltInScenario } from './scenarios';
 export type { ChangeNotice } from './change-stream';
 export { startBvsMock, type RunningBvsMock, type StartBvsMockOptions } from './start-bvs-mock';
 export { bvsMatchers, expectNoViolations, type BvsMatchers } from './matchers';
-export { checkReceiver, ReceiverUrlError, type ReceiverCheckOptions } from './check-receiver';
+export { checkReceiver, ReceiverUrlError, type ProcessedState, type ReceiverCheckOptions } from './check-receiver';
 export type { EndpointReceiverCheck, ReceiverCheckReport, ReceiverCheckResult } from '../schemas';

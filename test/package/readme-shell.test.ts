@@ -7,7 +7,7 @@ import { EVENT_EXAMPLES, exampleEntityValidation } from '../../src/schemas';
 import { startWebhookReceiver } from '../../src/testing';
 import { BIN, ROOT } from '../support/built-cli';
 import { freePort } from '../support/free-port';
-import { correct, receiver, RECEIVER_SECRET } from '../support/graded-receivers';
+import { observedReceiver, RECEIVER_SECRET } from '../support/graded-receivers';
 
 // Every shell block of the README, run as written: in bash with `set -e`, from a scratch folder, against a
 // bvs-mock this test starts. What differs from a reader's machine is said once, here: the port (a free one
@@ -166,15 +166,19 @@ test('the certificate recipes verify HTTPS with curl, Node, Python requests and 
   for (const client of ['node 200', 'python 200', 'java 200']) expect(output).toContain(client);
 });
 
-test('"Is my integration right?": check-receiver passes every check of a correct receiver and writes JUnit', async () => {
-  const hooks = await receiver(correct);
+test('"Is my integration right?": check-receiver passes every check of a correct receiver with its side-effect probe and writes JUnit', async () => {
+  const hooks = await observedReceiver({ verifies: true, deduplicates: true, processes: true });
   try {
     const dir = folder('check-receiver');
-    const script = block('npx bvs-mock check-receiver').replace('http://127.0.0.1:3000/hooks', hooks.url).replace('whsec_abc', RECEIVER_SECRET);
+    const script = block('npx bvs-mock check-receiver')
+      .replace('http://127.0.0.1:3000/test/processed', hooks.observe)
+      .replace('http://127.0.0.1:3000/hooks', hooks.url)
+      .replace('whsec_abc', RECEIVER_SECRET);
     const output = await bash(script, dir);
-    expect(output).toMatch(/27 checks: 27 passed, 0 failed/);
+    expect(output).toMatch(/31 checks: 31 passed, 0 failed, 0 skipped/);
     const junit = readFileSync(join(dir, 'receiver.xml'), 'utf8');
-    expect(junit).toMatch(/<testsuite [^>]*tests="27"/);
+    expect(junit).toMatch(/<testsuite [^>]*tests="31"/);
+    expect(junit).not.toContain('<skipped');
     expect(junit).not.toContain('<failure');
   } finally {
     await hooks.close();

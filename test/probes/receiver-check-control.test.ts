@@ -1,7 +1,7 @@
 import { startBvsMock, type RunningBvsMock } from '../../src/testing';
 import { ControlApiError } from '../../src/testing';
 import { startSilentPort } from '../support/silent-port';
-import { RECEIVER_SECRET, asyncReceiver, correct, receiver, trustsAnyone } from '../support/graded-receivers';
+import { RECEIVER_SECRET, asyncReceiver, correct, observedReceiver, receiver, trustsAnyone } from '../support/graded-receivers';
 
 // The receiver check through the control API and bvs-mock/testing: against an endpoint with its own
 // Authorization, kept until a reset, and in the contract report (JSON and JUnit) with the rule it breaks.
@@ -13,15 +13,25 @@ beforeAll(async () => {
 afterAll(() => bvs.stop());
 beforeEach(() => bvs.control.reset());
 
-test("POST /_mock/receiver-checks grades an endpoint's receiver with the endpoint's secret; a correct receiver passes every check", async () => {
-  const target = await receiver(correct);
+test("POST /_mock/receiver-checks grades an endpoint's receiver with the endpoint's secret and its probe; a correct receiver passes every check", async () => {
+  const target = await observedReceiver({ verifies: true, deduplicates: true, processes: true });
   try {
     const { webhook_endpoint: endpoint } = await bvs.control.createEndpoint({ name: 'graded', url: target.url, auth_type: 'secret', secret: RECEIVER_SECRET });
-    const check = await bvs.control.checkReceiver(endpoint.id);
+    const check = await bvs.control.checkReceiver(endpoint.id, { observe: target.observe });
     expect(check).toMatchObject({ id: expect.stringMatching(/^rck_\d+$/), endpoint_id: endpoint.id, organization_id: 'default' });
-    expect(check.report).toMatchObject({ auth: 'secret', failed: 0, skipped: 0 });
+    expect(check.report).toMatchObject({ auth: 'secret', observe: target.observe, outcome: 'pass', failed: 0, skipped: 0, passed: 31 });
     expect((await bvs.control.report()).receiver_checks).toEqual([
-      { id: check.id, endpoint_id: endpoint.id, url: target.url, passed: check.report.passed, failed: 0, skipped: 0, failures: [] },
+      {
+        id: check.id,
+        endpoint_id: endpoint.id,
+        url: target.url,
+        outcome: 'pass',
+        summary: '31 checks: 31 passed, 0 failed, 0 skipped',
+        passed: 31,
+        failed: 0,
+        skipped: 0,
+        failures: [],
+      },
     ]);
   } finally {
     await target.close();
@@ -40,15 +50,38 @@ test('a receiver that accepts forged deliveries is in the contract report, and i
     await bvs.control.checkReceiver(endpoint.id);
     const report = await bvs.control.report();
     expect(report.receiver_checks[0]!.failures.map((failure) => failure.check)).toEqual([
-      'verify:missing-authorization',
-      'verify:wrong-bearer',
-      'verify:other-scheme',
+      'refuse:missing-authorization',
+      'refuse:wrong-bearer',
+      'refuse:other-scheme',
     ]);
     const junit = await bvs.control.report('junit');
     expect(junit.match(/<failure message="[^"]*§5\.5/g)).toHaveLength(3);
     expect(await bvs.control.receiverChecks()).toHaveLength(1);
     await bvs.control.reset();
     expect(await bvs.control.receiverChecks()).toEqual([]);
+  } finally {
+    await target.close();
+  }
+});
+
+test('without observe the processed checks are skipped and the contract report says incomplete; an endpoint with auth none is checked without authorization, and says so', async () => {
+  const target = await receiver(correct);
+  try {
+    const { webhook_endpoint: endpoint } = await bvs.control.createEndpoint({ name: 'no auth', url: target.url, auth_type: 'none' });
+    const { report } = await bvs.control.checkReceiver(endpoint.id);
+    expect(report).toMatchObject({ auth: 'none', observe: null, outcome: 'fail' });
+    expect(report.summary).toContain('Checked without authorization (auth none): right only for a receiver whose endpoint is configured with auth_type none');
+    const { webhook_endpoint: secret } = await bvs.control.createEndpoint({ name: 'secret', url: target.url, auth_type: 'secret', secret: RECEIVER_SECRET });
+    const check = await bvs.control.checkReceiver(secret.id);
+    expect(check.report).toMatchObject({ outcome: 'incomplete', passed: 27, failed: 0, skipped: 4 });
+    const junit = await bvs.control.report('junit');
+    expect(junit).toContain(`${target.url} (${secret.id}, ${check.id}): 27 checks passed, 4 skipped`);
+    expect(junit).toMatch(/<skipped message="31 checks: 27 passed, 0 failed, 4 skipped \(processed:duplicate-once, /);
+    const refused = await bvs.control.checkReceiver(secret.id, { observe: 'http://169.254.169.254/processed' }).catch((error: unknown) => error);
+    expect((refused as ControlApiError).status).toBe(422);
+    expect((refused as ControlApiError).message).toContain(
+      'observe: the receiver URL http://169.254.169.254/processed names a link-local or cloud metadata address',
+    );
   } finally {
     await target.close();
   }

@@ -1,14 +1,36 @@
-import { EVENT_TYPES } from '../../src/schemas';
+import { EVENT_TYPES, type ProcessedState } from '../../src/schemas';
 import { PROBE_HEADER, checkReceiver, type ReceiverCheckReport } from '../../src/probes/receiver-check';
 import { probePayloads } from '../../src/probes/probe-payloads';
 import { startRawTcpReceiver } from '../support/raw-tcp-receiver';
-import { RECEIVER_SECRET as SECRET, asyncReceiver, correct, receiver, strictSeverities, trustsAnyone, type Handle } from '../support/graded-receivers';
+import {
+  RECEIVER_SECRET as SECRET,
+  asyncReceiver,
+  correct,
+  observedReceiver,
+  receiver,
+  strictSeverities,
+  trustsAnyone,
+  type Behaviour,
+  type Handle,
+} from '../support/graded-receivers';
 
 // The receiver check grades three receivers written for it, over real HTTP on loopback: a correct one passes
 // every check; one that accepts any Authorization fails exactly the forged-delivery checks; one that throws on
 // a severity it does not know fails exactly that tolerance check.
 
 const failing = (report: ReceiverCheckReport) => report.results.filter((result) => result.outcome === 'fail').map((result) => result.check);
+const skipped = (report: ReceiverCheckReport) => report.results.filter((result) => result.outcome === 'skipped').map((result) => result.check);
+const PROCESSED = ['processed:duplicate-once', 'processed:redelivery-once', 'processed:out-of-order', 'processed:forged-ignored'];
+
+/** Checks a receiver with a side-effect probe, by its behaviour, and closes it. */
+async function checkObserved(behaviour: Behaviour, observeWaitMs = 2_000) {
+  const target = await observedReceiver(behaviour);
+  try {
+    return await checkReceiver({ url: target.url, auth: { kind: 'secret', value: SECRET }, observe: target.observe, observeWaitMs });
+  } finally {
+    await target.close();
+  }
+}
 
 async function check(handle: Handle) {
   const target = await receiver(handle);
@@ -27,13 +49,27 @@ test('the probe payloads are real scenario payloads: all 12 event types, a parti
   expect((payloads.largeTree.childBatchesReady.data_source_run_batch as { child_batches: unknown[] }).child_batches).toHaveLength(50);
 });
 
-test('a correct receiver passes every check; each probe names its check in X-Bvs-Mock-Probe and never uses a real id', async () => {
+test('a correct receiver with its side-effect probe passes every check, each processed:* check with what it processed', async () => {
+  const report = await checkObserved({ verifies: true, deduplicates: true, processes: true });
+  expect(report.results.filter((result) => result.outcome !== 'pass').map((result) => `${result.check}: ${result.reason}`)).toEqual([]);
+  expect(report).toMatchObject({ outcome: 'pass', failed: 0, skipped: 0, passed: 31, summary: '31 checks: 31 passed, 0 failed, 0 skipped' });
+  const duplicate = report.results.find((result) => result.check === 'processed:duplicate-once')!;
+  expect(duplicate.processed).toEqual([
+    { type: 'data_source_run_batch.data_source_run.ready', id: expect.stringMatching(/^dsr_probe\d+r[0-9a-f]{6}x/), times: 1 },
+  ]);
+  expect(duplicate.exchanges).toHaveLength(2);
+});
+
+test('without a probe, the processed:* checks are skipped, not passed: the outcome is incomplete and the summary says which and why', async () => {
   const { report, seen } = await check(correct);
   expect(failing(report)).toEqual([]);
-  expect(report).toMatchObject({ failed: 0, skipped: 0 });
-  expect(report.passed).toBe(report.results.length);
-  expect(report.results.length).toBeGreaterThanOrEqual(12 + 3 + 4 + 5 + 3);
-  expect(new Set(seen.map((request) => request.headers[PROBE_HEADER]))).toEqual(new Set(report.results.map((result) => result.check)));
+  expect(skipped(report)).toEqual(PROCESSED);
+  expect(report).toMatchObject({ outcome: 'incomplete', observe: null, failed: 0, skipped: 4, passed: 27 });
+  expect(report.summary).toBe(
+    '31 checks: 27 passed, 0 failed, 4 skipped (processed:duplicate-once, processed:redelivery-once, processed:out-of-order, processed:forged-ignored: no side-effect probe was given (--observe URL; observe in the control API and bvs-mock/testing), so what the receiver processed is unseen)\nIncomplete: a skipped check is not a pass.',
+  );
+  const ran = report.results.filter((result) => result.outcome !== 'skipped').map((result) => result.check);
+  expect(new Set(seen.map((request) => request.headers[PROBE_HEADER]))).toEqual(new Set(ran));
   // The excerpt may end inside an id: only whole ids are looked at.
   for (const result of report.results)
     for (const { request } of result.exchanges) expect(request.body_excerpt).not.toMatch(/"(evl|dsrb|dsr|rlal|irq)_(?!probe)[^"]*"/);
@@ -41,8 +77,8 @@ test('a correct receiver passes every check; each probe names its check in X-Bvs
 
 test('a receiver that accepts any Authorization fails exactly the forged-delivery checks, naming spec §5.5 and showing the request', async () => {
   const { report } = await check(trustsAnyone);
-  expect(failing(report)).toEqual(['verify:missing-authorization', 'verify:wrong-bearer', 'verify:other-scheme']);
-  const wrong = report.results.find((result) => result.check === 'verify:wrong-bearer')!;
+  expect(failing(report)).toEqual(['refuse:missing-authorization', 'refuse:wrong-bearer', 'refuse:other-scheme']);
+  const wrong = report.results.find((result) => result.check === 'refuse:wrong-bearer')!;
   expect(wrong.rule).toContain('§5.5');
   expect(wrong.reason).toBe(
     'it accepted a delivery with Authorization: Bearer bvs-mock-forged-value: answered 200 in ' +
@@ -62,7 +98,7 @@ test('a receiver that throws on a severity it does not know fails exactly that t
   expect(result.reason).toMatch(/^it was not acknowledged: 500 in \d+ ms$/);
 });
 
-test('a receiver slow to answer one event type fails its "quickly" check; with --auth none the verify checks are skipped, not passed', async () => {
+test('a receiver slow to answer one event type fails its "quickly" check; with auth none the refuse checks are skipped, not passed, and the summary says so', async () => {
   const slowReports = await asyncReceiver(async (body) => {
     if (body.type === 'data_source_run_batch.consolidated_report_ready') await new Promise((resolve) => setTimeout(resolve, 1_100));
     return 200;
@@ -71,11 +107,9 @@ test('a receiver slow to answer one event type fails its "quickly" check; with -
     const report = await checkReceiver({ url: slowReports.url, auth: { kind: 'none' } });
     expect(failing(report)).toEqual(['acknowledge:data_source_run_batch.consolidated_report_ready']);
     expect(report.results.find((result) => result.outcome === 'fail')!.reason).toMatch(/^it was acknowledged after 1\d{3} ms; quickly means within 1000 ms$/);
-    expect(report.results.filter((result) => result.outcome === 'skipped').map((result) => result.check)).toEqual([
-      'verify:missing-authorization',
-      'verify:wrong-bearer',
-      'verify:other-scheme',
-    ]);
+    expect(skipped(report)).toEqual(['refuse:missing-authorization', 'refuse:wrong-bearer', 'refuse:other-scheme', ...PROCESSED]);
+    expect(report.outcome).toBe('fail');
+    expect(report.summary).toContain('Checked without authorization (auth none): right only for a receiver whose endpoint is configured with auth_type none');
   } finally {
     await slowReports.close();
   }
@@ -107,5 +141,58 @@ test('an answer that ends before its declared Content-Length fails every acknowl
     expect(raw.requests()).toBeGreaterThan(0);
   } finally {
     await raw.close();
+  }
+});
+
+test('a receiver without deduplication fails the duplicate and redelivery checks when it gives a probe, naming how many times it processed', async () => {
+  const report = await checkObserved({ verifies: true, deduplicates: false, processes: true });
+  expect(failing(report)).toEqual(['processed:duplicate-once', 'processed:redelivery-once']);
+  expect(report.outcome).toBe('fail');
+  const duplicate = report.results.find((result) => result.check === 'processed:duplicate-once')!;
+  expect(duplicate.reason).toMatch(/^data_source_run_batch\.data_source_run\.ready dsr_probe\S+ was processed 2 times, not once$/);
+  expect(duplicate.rule).toContain('make handling idempotent');
+});
+
+test('a receiver that answers 2xx to everything and does nothing fails the refuse checks and, with a probe, every processed check', async () => {
+  const report = await checkObserved({ verifies: false, deduplicates: false, processes: false }, 200);
+  expect(failing(report)).toEqual(['refuse:missing-authorization', 'refuse:wrong-bearer', 'refuse:other-scheme', ...PROCESSED]);
+  expect(report.results.find((result) => result.check === 'processed:duplicate-once')!.reason).toMatch(/was processed 0 times, not once \(within 200 ms\)$/);
+  expect(report.results.find((result) => result.check === 'processed:forged-ignored')!.reason).toMatch(
+    /^the valid delivery sent after the forged ones \(\S+ \S+\) was not processed within 200 ms/,
+  );
+});
+
+test('a receiver that processes forged deliveries fails processed:forged-ignored; a callback probe grades as a URL does', async () => {
+  const target = await observedReceiver({ verifies: false, deduplicates: true, processes: true });
+  try {
+    const observe = async () => (await (await fetch(target.observe)).json()) as ProcessedState;
+    const report = await checkReceiver({ url: target.url, auth: { kind: 'secret', value: SECRET }, observe });
+    expect(report.observe).toBe('callback');
+    expect(failing(report)).toEqual(['refuse:missing-authorization', 'refuse:wrong-bearer', 'refuse:other-scheme', 'processed:forged-ignored']);
+    const forged = report.results.find((result) => result.check === 'processed:forged-ignored')!;
+    expect(forged.reason).toContain('(a forged delivery was processed)');
+    expect(forged.processed!.map((event) => event.times)).toEqual([1, 1, 1, 1]);
+  } finally {
+    await target.close();
+  }
+});
+
+test('a probe that answers something else fails the processed:* checks naming what is wrong; a check without auth is refused naming the forms', async () => {
+  const target = await receiver(correct);
+  try {
+    const report = await checkReceiver({
+      url: target.url,
+      auth: { kind: 'secret', value: SECRET },
+      observe: async () => ({ processed: [{ type: 'x' }] }) as never,
+    });
+    expect(failing(report)).toEqual(PROCESSED);
+    expect(report.results.find((result) => result.check === 'processed:duplicate-once')!.reason).toBe(
+      'the observe callback answered a body that is not a ProcessedState (docs/receiver-probe.md): $.processed[0].id: required field is missing (expected a string)',
+    );
+    await expect(checkReceiver({ url: target.url } as never)).rejects.toThrow(
+      "checkReceiver: auth is required: how the receiver's endpoint authenticates deliveries, { kind: 'none' } (an endpoint with auth_type none)",
+    );
+  } finally {
+    await target.close();
   }
 });

@@ -65,3 +65,45 @@ export const strictSeverities: Handle = (body, request) => {
   }
   return 200;
 };
+
+/** How a receiver with a side-effect probe behaves: whether it verifies Authorization, deduplicates, and processes at all. */
+export interface Behaviour {
+  verifies: boolean;
+  deduplicates: boolean;
+  processes: boolean;
+}
+
+/**
+ * A receiver with a side-effect probe at `observe` (GET, a ProcessedState): it answers 200 at once and processes
+ * after its answer, as the spec asks, by its `behaviour`.
+ */
+export async function observedReceiver(behaviour: Behaviour): Promise<{ url: string; observe: string; close(): Promise<void> }> {
+  const processed: Array<{ type: string; id: string | null }> = [];
+  const keys = new Set<string>();
+  let pending = 0;
+  const server: Server = createServer((request, response) => {
+    if (request.method === 'GET' && request.url === '/processed') {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ processed, pending }));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      if (behaviour.verifies && !verified(request)) return void response.writeHead(401).end();
+      const text = Buffer.concat(chunks).toString('utf8');
+      response.writeHead(200).end('ok');
+      if (!behaviour.processes || (behaviour.deduplicates && keys.has(text))) return;
+      keys.add(text);
+      pending += 1;
+      setImmediate(() => {
+        const body = JSON.parse(text) as Record<string, { id?: string }> & { type: string };
+        const resource = Object.entries(body).find(([key]) => key !== 'type')![1] as { id?: string };
+        processed.push({ type: body.type, id: resource.id ?? null });
+        pending -= 1;
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url: `${origin}/hooks`, observe: `${origin}/processed`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}

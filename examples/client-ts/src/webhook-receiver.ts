@@ -27,12 +27,19 @@ export interface ReceiverOptions {
   tracker?: ValidationTracker;
   host?: string;
   port?: number;
+  /**
+   * Test builds only: serve the side-effect probe bvs-mock's receiver check reads (`check-receiver --observe URL`),
+   * a read-only `GET /bvs-test/processed` answering every event processed, `{ processed: [{ type, id }], pending }`.
+   */
+  observe?: boolean;
 }
 
 /** A running receiver. */
 export interface Receiver {
   url: string;
   tracker: ValidationTracker;
+  /** The side-effect probe's URL, when started with `observe`. */
+  observeUrl: string | undefined;
   /** Deliveries refused for their Authorization header, and duplicates acknowledged without processing. */
   counts: { accepted: number; refused: number; duplicates: number; storeFailures: number };
   /** Resolves once every accepted event has been processed. */
@@ -56,6 +63,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
   const counts = { accepted: 0, refused: 0, duplicates: 0, storeFailures: 0 };
   const expected = digest(`Bearer ${options.secret}`);
   let processing: Promise<void> = Promise.resolve();
+  /** Each event processed, by its type and its resource's id; and how many acknowledged ones wait to be. */
+  const processed: Array<{ type: string; id: string | null }> = [];
+  let pending = 0;
 
   const answer = (response: ServerResponse, status: number, text: string) => {
     response.writeHead(status, { 'content-type': 'text/plain' });
@@ -63,6 +73,10 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    if (options.observe === true && request.method === 'GET' && request.url === PROBE_PATH) {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      return void response.end(JSON.stringify({ processed, pending }));
+    }
     if (request.method !== 'POST') return answer(response, 405, 'POST only');
     if (!timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) {
       counts.refused += 1;
@@ -91,7 +105,14 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     counts.accepted += 1;
     answer(response, 200, 'ok');
     // Processed after the answer: a slow step never makes the service wait.
-    processing = processing.then(() => tracker.apply(event)).catch(() => undefined);
+    pending += 1;
+    processing = processing
+      .then(() => {
+        tracker.apply(event);
+        processed.push({ type: event.type, id: resourceId(event) });
+      })
+      .catch(() => undefined)
+      .finally(() => (pending -= 1));
   };
 
   const server = createServer((request, response) => {
@@ -101,8 +122,10 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const origin = `http://${options.host ?? '127.0.0.1'}:${port}`;
   return {
-    url: `http://${options.host ?? '127.0.0.1'}:${port}/bvs-webhooks`,
+    url: `${origin}/bvs-webhooks`,
+    observeUrl: options.observe === true ? `${origin}${PROBE_PATH}` : undefined,
     tracker,
     counts,
     idle: () => processing,
@@ -112,6 +135,15 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
         server.close(() => resolve());
       }),
   };
+}
+
+/** The side-effect probe's path (test builds only). */
+const PROBE_PATH = '/bvs-test/processed';
+
+/** The id of the event's one resource (the key beside `type`), or null when it has none. */
+function resourceId(event: BvsEvent): string | null {
+  const resource = Object.entries(event).find(([key]) => key !== 'type')?.[1] as { id?: unknown } | undefined;
+  return typeof resource?.id === 'string' ? resource.id : null;
 }
 
 function digest(text: string): Buffer {

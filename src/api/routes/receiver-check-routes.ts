@@ -20,8 +20,8 @@ export const receiverCheckRoutes = [
       tags: ['Webhook endpoints'],
       summary: "Check an endpoint's receiver against the spec's receiver rules",
       description:
-        'Sends a battery of probe deliveries built from real scenario payloads to the endpoint, with its Authorization: every event type, forged Authorization headers, duplicates and a redelivery, events out of order, fields and values it does not know, a partial ready, a 50-partner tree. Each result names the rule and spec section it tests, with the requests sent and the answers. Probes carry `X-Bvs-Mock-Probe: <check>`. Answers once every probe has ended (docs/fidelity.md row 88). An endpoint whose URL carries credentials (`user:password@`) or names a link-local or cloud metadata address is refused with 422; a probe that gets no HTTP answer, for whatever reason, reads `unreachable` with no duration and no excerpt (docs/fidelity.md row 106).',
-      body: { schema: ReceiverCheckRequest, example: { endpoint_id: 'whe_01JD5ZQ8K3M7T2XW9Y4B6C1N0P' } },
+        "Sends a battery of probe deliveries built from real scenario payloads to the endpoint, with its Authorization: every event type, forged Authorization headers, duplicates and a redelivery, events out of order, fields and values it does not know, a partial ready, a 50-partner tree. Each result names the rule and spec section it tests, with the requests sent and the answers. The endpoint's own authorization is part of the check (an endpoint with auth_type none is checked without, its `refuse:*` checks skipped, and the summary says so). With `observe`, the receiver's side-effect probe (a ProcessedState, docs/receiver-probe.md), the `processed:*` checks grade what it did with duplicates, a redelivery, events out of order and forged deliveries; without it they are skipped. The report's `outcome` is `pass` only when every check ran and passed, `incomplete` when none failed and some were skipped. Probes carry `X-Bvs-Mock-Probe: <check>`. Answers once every probe has ended (docs/fidelity.md row 88). An endpoint whose URL carries credentials (`user:password@`) or names a link-local or cloud metadata address is refused with 422; a probe that gets no HTTP answer, for whatever reason, reads `unreachable` with no duration and no excerpt (docs/fidelity.md row 106).",
+      body: { schema: ReceiverCheckRequest, example: { endpoint_id: 'whe_01JD5ZQ8K3M7T2XW9Y4B6C1N0P', observe: 'http://127.0.0.1:3000/test/processed' } },
       answer: { status: 201, description: 'The check, graded.', schema: EndpointReceiverCheck },
       errors: ['not_found', 'conflict'],
     },
@@ -39,12 +39,22 @@ export const receiverCheckRoutes = [
         throw problems.conflict(
           `Endpoint ${endpoint.id} authenticates with OAuth; the receiver check sends the Authorization of endpoints with auth_type none or secret. Check the receiver from the command line with a token: bvs-mock check-receiver ${target.url} --auth secret:<a token your provider issued>.`,
         );
+      const observe = body.observe === undefined ? undefined : receiverUrl(body.observe, 'control');
+      if (observe !== undefined && !observe.ok)
+        throw problems.receiverUrlRefused(endpoint.id, { ...observe, message: `observe: ${observe.message}` }, '$.observe');
       const auth = endpoint.auth_type === 'secret' && stored.secret !== null ? { kind: 'secret' as const, value: stored.secret } : { kind: 'none' as const };
       const generation = receiverChecks.begin();
       // Loaded when used: the probes play scenarios on a mock of their own.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { runReceiverCheck } = require('../../probes/receiver-check') as typeof import('../../probes/receiver-check');
-      const report = await runReceiverCheck({ url: endpoint.url, auth, reach: 'control', payloads: () => receiverChecks.payloads(), ...probeTransport });
+      const report = await runReceiverCheck({
+        url: endpoint.url,
+        auth,
+        observe: observe?.url,
+        reach: 'control',
+        payloads: () => receiverChecks.payloads(),
+        ...probeTransport,
+      });
       const kept = receiverChecks.add({ organization_id: context.organizationId, endpoint_id: endpoint.id, checked_at: clock.iso(), report }, generation);
       return jsonResponse(201, kept);
     },
