@@ -1,5 +1,5 @@
 import type { Faker } from '@faker-js/faker';
-import { Scenario, parseWith, type Issue, type ParseResult, type ScenarioInput } from '../../schemas';
+import { GeneratedScenarioSource, Scenario, parseWith, type Issue, type ParseResult, type ScenarioInput } from '../../schemas';
 import { ALERTS, businessIdentity, personIdentity, slug, type PartnerInput } from './generate-scenario';
 import { generateFormation } from './generate-formation';
 import { generateTin } from './generated-tin';
@@ -50,6 +50,18 @@ export function generateShapedScenario(options: GenerateShapedScenarioOptions): 
   if (parsed.ok) return parsed;
   const issues = parsed.issues.map((issue): Issue => ({ ...issue, message: `the generated scenario: ${issue.message}` }));
   return { ok: false, issues };
+}
+
+/**
+ * A scenario written as a generated shape (`{ name, tin, country, generated: 'partners=5&…' }`, see
+ * {@link GeneratedScenarioSource}): its fields checked, then the tree generated, problems of the
+ * parameters at `$.generated.…`.
+ */
+export function scenarioFromGeneratedSource(value: unknown): ParseResult<Scenario> {
+  const source = parseWith(GeneratedScenarioSource, value);
+  if (!source.ok) return source;
+  const { name, description, tin, country, generated } = source.value;
+  return generateShapedScenario({ tin, country, parameters: generated, at: '$.generated', name, ...(description === undefined ? {} : { description }) });
 }
 
 function shapedScenarioInput(options: GenerateShapedScenarioOptions, parameters: ScenarioParameters): ScenarioInput {

@@ -4,18 +4,18 @@ import { toJsonPath, type Issue, type ParseResult } from '../../schemas';
 export const GENERATED_SHAPE = 'generated';
 
 /** How an entity of a generated tree fails: its last run fails for good, fails once then succeeds, or waits for input. */
-export const FAILURE_KINDS = ['definitive', 'temporary', 'missing-input'] as const;
+const FAILURE_KINDS = ['definitive', 'temporary', 'missing-input'] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
-export const ALERT_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+const ALERT_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export type AlertSeverityName = (typeof ALERT_SEVERITIES)[number];
 
 /** The information request a generated tree plays: none, one that waits to be driven, or one scripted to its evaluation. */
-export const INFORMATION_REQUESTS = ['none', 'pending', 'evaluated'] as const;
+const INFORMATION_REQUESTS = ['none', 'pending', 'evaluated'] as const;
 
 /** Most direct partners of a generated tree (as the built-in large-tree), and most partners of each of them. */
-export const MAX_PARTNERS = 50;
-export const MAX_NESTED = 5;
+const MAX_PARTNERS = 50;
+const MAX_NESTED = 5;
 
 /** An entity of a generated tree: `main`, or a partner by its 1-based place (`partner-3`), or a partner's partner (`partner-3.2`). */
 export interface Target {
