@@ -75,6 +75,32 @@ test('X-Mock-Scenario: generated plays the tree generated from the TIN', async (
   expect(mockParts(t.server).world.engine.scenarioFor(created.id)?.name).toBe('generated-76543210-3');
 });
 
+test.each([
+  ['generated?partners=2&fail=main:temporary,partner-1:temporary', 2, 'data_source_run_batch.child_batches_ready'],
+  ['generated?partners=3&nested=2&alerts=partner-2.1:critical', 9, 'data_source_run_batch.child_batches_ready'],
+  ['generated?partners=4&formation=cl&information-request=evaluated', 4, 'information_request.evaluated'],
+])('docs/scenarios.md example %s plays %d related entities and fires %s', async (header, related, type) => {
+  const created = await t.create({ tin: TIN, country: 'CL' }, { scenario: header });
+  await t.runClock();
+  expect((await read(created.id)).related_entities).toHaveLength(related);
+  expect(t.events.map((event) => event.type)).toContain(type);
+  if (header.includes('alerts=partner-2.1:critical')) {
+    const holding = (await read(created.id)).data_source_run_batches[0]!.child_batches[1]!;
+    expect(holding.child_batches[0]!.raised_alerts.map((alert) => alert.severity)).toEqual(['critical']);
+  }
+});
+
+test('fail=main:missing-input waits for input: the main batch is ready only once it is supplied', async () => {
+  const created = await t.create({ tin: TIN, country: 'CL' }, { scenario: 'generated?fail=main:missing-input' });
+  await t.runClock();
+  const run = (await read(created.id)).data_source_run_batches[0]!.data_source_runs.find((candidate) => candidate.type === 'cl/pep');
+  expect(run?.status).toBe('missing_input_data');
+  expect(t.events.map((event) => event.type)).not.toContain('data_source_run_batch.ready');
+  await t.control.call('control.run.input', { params: { id: run!.id } });
+  await t.runClock();
+  expect(t.events.map((event) => event.type)).toContain('data_source_run_batch.ready');
+});
+
 describe('a bad parameter is a 400 invalid_request naming it, the value given and what is allowed', () => {
   test.each([
     [
