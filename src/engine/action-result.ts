@@ -1,7 +1,7 @@
 import type { Issue } from '../schemas';
 
 /** Why a driven action (control API, revalidation, input) was refused. */
-export type ActionErrorCode = 'not_found' | 'conflict' | 'scenario_not_found';
+export type ActionErrorCode = 'not_found' | 'conflict' | 'scenario_not_found' | 'invalid_scenario_parameters';
 
 /** A refused action: a code, a sentence saying what to do, and where the refusal comes from when that helps (`$.status`). */
 export interface Refusal {

@@ -25,7 +25,7 @@ import { renderValidation } from './render-validation';
 import { TreePlay } from './tree-play';
 import { TreeStore } from './tree-store';
 import { createPartnerValidation, createRootValidation } from './validation-records';
-import { didYouMean } from './scenarios/closest-names';
+import { chooseScenario, type ScenarioChoice } from './choose-scenario';
 import { lookupFile, type FileKind, type FileSource } from './file-lookup';
 import type { EngineSnapshot } from './engine-snapshot';
 import type { PlayTimerTag } from './play-timers';
@@ -99,15 +99,9 @@ export class Engine {
     return this.trees.organization(organizationId);
   }
 
-  /** The scenario a create call plays: by name when given, else by TIN, else generated from the TIN. */
-  chooseScenario(input: { tin: string; country: string; scenarioName?: string | undefined }): ActionResult<Scenario> {
-    if (input.scenarioName !== undefined) {
-      const scenario = this.options.scenarios.byName(input.scenarioName);
-      if (scenario) return done(scenario);
-      const hint = didYouMean(input.scenarioName, this.options.scenarios.scenarioNames?.() ?? []);
-      return refuse('scenario_not_found', `no scenario named "${input.scenarioName}".${hint} GET /_mock/scenarios lists them`);
-    }
-    return done(this.options.scenarios.forTin(input.tin) ?? this.options.generate({ tin: input.tin, country: input.country }));
+  /** The scenario a create call plays (see {@link chooseScenario}). */
+  chooseScenario(input: ScenarioChoice): ActionResult<Scenario> {
+    return chooseScenario(this.options, input);
   }
 
   /** Creates a validation and starts playing its tree now (spec §4, POST entity_validations). */

@@ -28,6 +28,7 @@ export * from './duration';
 export * from './scenario';
 export * from './scenario-entity';
 export * from './scenario-formation';
+export * from './scenario-generated';
 export * from './scenario-information-request';
 export * from './scenario-outcome';
 export * from './config';

@@ -5,13 +5,18 @@ import { toJsonPath } from './parse-result';
 import { Tin } from './primitives';
 import { z } from './zod';
 
+/** A scenario's name, what `X-Mock-Scenario` names. */
+export const ScenarioName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]*$/, { message: 'must be kebab-case: lower-case letters, digits and dashes, like partner-definitive-error' });
+
 /**
  * A scenario file (`scenarios/*.yaml`): one validation tree scripted on the
  * simulated clock. See docs/scenarios.md for the format with examples.
  */
 export const Scenario = z
   .strictObject({
-    name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, { message: 'must be kebab-case: lower-case letters, digits and dashes, like partner-definitive-error' }),
+    name: ScenarioName,
     description: z.string().min(1),
     /** TINs that select this scenario on create (like test card numbers); default: the main entity's TIN. */
     tins: z.array(Tin).optional(),

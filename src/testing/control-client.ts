@@ -141,7 +141,13 @@ export class BvsMockControl {
     return (await this.client.call('control.scenarios.list')).scenarios;
   }
 
-  /** `POST /_mock/scenarios`: a scenario as YAML text or as an object (sent as JSON). */
+  /**
+   * `POST /_mock/scenarios`: a scenario as YAML text or as an object (sent as JSON), or a generated shape with
+   * parameters (docs/scenarios.md "Parameters at create time"), which bvs-mock writes into a tree.
+   *
+   * @example
+   * await bvs.control.addScenario({ name: 'five-partners', tin: '76543210-3', country: 'CL', generated: 'partners=5&fail=partner-3:definitive' });
+   */
   addScenario(scenario: string | Record<string, unknown>): Promise<ScenarioListing> {
     return this.client.call('control.scenarios.add', typeof scenario === 'string' ? { body: scenario, contentType: 'application/yaml' } : { body: scenario });
   }

@@ -54,7 +54,7 @@ export const apiRoutes: Route[] = [
       tags: ['Entity validations'],
       summary: 'Create an entity validation',
       description:
-        'Starts the validation of an entity identified by `tin` and `country`; results arrive by webhook (spec §4). The body may carry the fields at the top level or wrapped in `entity_validation`. bvs-mock also reads the header `X-Mock-Scenario` (a scenario name; an unknown one is a 400 `invalid_request`).',
+        'Starts the validation of an entity identified by `tin` and `country`; results arrive by webhook (spec §4). The body may carry the fields at the top level or wrapped in `entity_validation`. bvs-mock also reads the header `X-Mock-Scenario`: a scenario name, or `generated?PARAMETERS` for a generated tree of the shape asked for (`generated?partners=5&fail=partner-3:definitive`, docs/scenarios.md "Parameters at create time"); an unknown name or a bad parameter is a 400 `invalid_request` naming it.',
       body: { schema: EntityValidationCreateRequest, example: exampleCreateRequest() },
       answer: { status: 201, description: 'The validation, as it stands right after creation.', schema: EntityValidation, example: exampleEntityValidation() },
       errors: ['invalid_request'],
@@ -71,7 +71,8 @@ export const apiRoutes: Route[] = [
         scenarioName: scenarioName?.trim() || undefined,
         label: decodeLabel(context.request.headers[LABEL_HEADER]),
       });
-      if (!result.ok) throw problems.unknownScenario(result.message);
+      if (!result.ok)
+        throw result.code === 'invalid_scenario_parameters' ? problems.invalidRequest(result.message, result.issues) : problems.unknownScenario(result.message);
       return jsonResponse(201, result.value, { location: `/api/v2/entity_validations/${result.value.id}` });
     },
   },

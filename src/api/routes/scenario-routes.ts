@@ -46,9 +46,9 @@ export const scenarioRoutes = [
     document: {
       tags: ['Scenarios'],
       summary: 'Add a scenario at run time',
-      description: `A scenario file, as YAML or JSON (docs/design.md, Scenarios), of at most ${describeBytes(MAX_SCENARIO_FILE_BYTES)} (413 \`payload_too_large\` above, docs/fidelity.md row 97). Problems are answered at their JSON paths, with their lines (the first 100, and \`issues_omitted\`); a name or TIN already taken is a conflict. A reset removes it.`,
+      description: `A scenario file, as YAML or JSON (docs/design.md, Scenarios), or a generated shape with parameters, \`{ name, tin, country, generated: "partners=5&fail=partner-3:definitive" }\` (docs/scenarios.md "Parameters at create time"), of at most ${describeBytes(MAX_SCENARIO_FILE_BYTES)} (413 \`payload_too_large\` above, docs/fidelity.md row 97). Problems are answered at their JSON paths, with their lines (the first 100, and \`issues_omitted\`); a name or TIN already taken is a conflict. A reset removes it.`,
       body: {
-        schema: z.record(z.string(), z.unknown()).openapi({ description: 'A scenario file (docs/scenarios.md).' }),
+        schema: z.record(z.string(), z.unknown()).openapi({ description: 'A scenario file, or a generated shape with parameters (docs/scenarios.md).' }),
         otherContentTypes: ['application/yaml'],
       },
       answer: { status: 201, description: 'The scenario as listed.', schema: ScenarioListing },

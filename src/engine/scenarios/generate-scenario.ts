@@ -7,7 +7,7 @@ import { seedFromText } from './seed-from-text';
 import { seededFaker } from './seeded-faker';
 import { tinKey } from './scenario-tins';
 
-type PartnerInput = z.input<typeof ScenarioPartner>;
+export type PartnerInput = z.input<typeof ScenarioPartner>;
 type RunInput = PartnerInput['runs'][number];
 type AlertInput = NonNullable<PartnerInput['alerts']>[number];
 type Category = 'business' | 'person';
@@ -29,7 +29,7 @@ const PARTNER_COUNTS = [
 ];
 
 /** Alerts a run of this source can raise, by source name (the part of the run type after the slash). */
-const ALERTS: Record<string, string[]> = {
+export const ALERTS: Readonly<Record<string, readonly string[]>> = {
   sii: ['Tax debt', 'Irregular invoicing'],
   tax: ['Tax filing overdue', 'Tax debt'],
   pep: ['PEP match'],
@@ -163,18 +163,18 @@ function personRunTypes(cc: string): string[] {
   return cc === 'cl' ? ['cl/sii', 'cl/pep'] : [`${cc}/sanctions`, `${cc}/tax`];
 }
 
-interface Identity {
+export interface Identity {
   name: string;
   surname: string;
   /** The legal form in words, for a Chilean company's formation. */
   companyType?: string;
 }
 
-function personIdentity(faker: Faker): Identity {
+export function personIdentity(faker: Faker): Identity {
   return { name: faker.person.firstName(), surname: faker.person.lastName() };
 }
 
-function businessIdentity(faker: Faker, country: string): Identity {
+export function businessIdentity(faker: Faker, country: string): Identity {
   if (country === 'CL') return { ...chileanCompanyName(faker), surname: '' };
   return { name: faker.company.name(), surname: '' };
 }
@@ -184,7 +184,7 @@ function describeTree(name: string, partners: number): string {
 }
 
 /** A scenario name is kebab-case (src/schemas/scenario.ts); a TIN with nothing usable falls back to its hash. */
-function slug(tin: string): string {
+export function slug(tin: string): string {
   const text = tin
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')

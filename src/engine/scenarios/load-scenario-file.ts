@@ -1,6 +1,7 @@
 import { LineCounter, parseDocument } from 'yaml';
 import { describeBytes, readRegularFile } from '../../files/read-regular-file';
 import { PARSE_OPTIONS, Scenario, toIssues } from '../../schemas';
+import { scenarioFromGeneratedSource } from './generate-shaped-scenario';
 import { jsonPathLocator } from './locate-json-path';
 import type { ScenarioFileIssue } from './scenario-file-issue';
 import { yamlDocumentIssues } from './yaml-document-issues';
@@ -131,6 +132,13 @@ export function parseScenarioSource({ text, file }: ScenarioSource): ScenarioFil
     };
   }
 
+  if (typeof value === 'object' && 'generated' in value) {
+    // A generated shape with parameters: bvs-mock writes the tree, checked as a file's.
+    const generated = scenarioFromGeneratedSource(value);
+    if (generated.ok) return { ok: true, value: generated.value, file, lineOf };
+    const issues = generated.issues.map((issue): ScenarioFileIssue => ({ ...issue, file, line: lineOf(issue.path) }));
+    return { ok: false, file, issues, cause: undefined };
+  }
   const parsed = Scenario.safeParse(value, PARSE_OPTIONS);
   if (parsed.success) return { ok: true, value: parsed.data, file, lineOf };
   // In file order, so a reader fixes the file from top to bottom (Array.prototype.sort is stable).
