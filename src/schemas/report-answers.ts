@@ -38,6 +38,11 @@ export const JournalEntry = outbound(
     }),
     violations_omitted: ViolationsOmitted,
     label: LabelField,
+    body_bytes: z.number().int().positive().optional().openapi({ description: 'Bytes of the request body; absent when it had none.' }),
+    body: z.unknown().optional().openapi({
+      description:
+        "The request body, parsed: JSON, or a form's fields; secrets (fields named like secret, password or token) shown as ****1234, their last 4 characters. Absent when there was none, it was neither JSON nor a form, or larger than 4 KiB (`body_bytes` says) (docs/fidelity.md row 82).",
+    }),
   }),
   'JournalEntry',
 );

@@ -41,6 +41,8 @@ import type {
 } from '../schemas';
 import { listenForChanges, type ChangeNotice } from './change-stream';
 import { typedClientFor, type ControlClientOptions } from './control-connection';
+import { RequestJournalReader } from './journal';
+import type { JournalServerFilter } from '../schemas/journal-filter';
 
 export { ControlApiError, type ControlClientOptions };
 export type { EmittedEvent, Health, JournalEntry, ScenarioListing };
@@ -97,6 +99,9 @@ type Answer<S extends z.ZodType> = z.output<S>;
 export class BvsMockControl {
   /** The typed client of every control operation (src/client) this one is built on, for a call it has no method for. */
   readonly client: ControlClient;
+
+  /** The journal of the client's requests, filtered and every page followed: what `toHaveReceived` reads. */
+  readonly journal: RequestJournalReader = new RequestJournalReader((query) => this.requests(query));
 
   constructor(private readonly options: ControlClientOptions) {
     this.client = typedClientFor(options);
@@ -354,8 +359,10 @@ export class BvsMockControl {
     return listenForChanges(this.client, listener);
   }
 
-  /** `GET /_mock/requests`: the journal of API requests, with their contract violations. */
-  requests(query: { violations?: boolean; organization_id?: string; limit?: number; cursor?: string } = {}): Promise<Answer<typeof JournalPage>> {
+  /** `GET /_mock/requests`: a page of the journal of API requests, with their contract violations; `journal.requests(filter)` follows every page. */
+  requests(
+    query: JournalServerFilter & { violations?: boolean; organization_id?: string; limit?: number; cursor?: string } = {},
+  ): Promise<Answer<typeof JournalPage>> {
     const violations = query.violations === undefined ? undefined : query.violations ? ('true' as const) : ('false' as const);
     return this.client.call('control.requests', { query: { ...query, violations } });
   }
