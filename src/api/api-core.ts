@@ -242,6 +242,8 @@ export function createApiCore(server: ServerSettings, sessions: SessionDirectory
           retryAfterS,
           faultsOn: world.faults.active,
           tokenRequest: match?.route === oauthTokenRoute,
+          tokenExpiresAtMs: grant?.expiresAt ?? null,
+          tokenClockMs: world.tokens.now(),
         });
       }
       return response;

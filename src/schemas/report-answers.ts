@@ -68,10 +68,10 @@ export const ReceiverFindings = outbound(
   'ReceiverFindings',
 );
 
-/** What a client did after a fault bvs-mock injected into an API answer, graded (docs/fidelity.md row 90). */
+/** What a client did after a fault bvs-mock injected into an API answer, graded (docs/fidelity.md row 90); or a pace the spec implies that it broke, faults or not (polling, token reuse). */
 export const ClientBehaviourFinding = outbound(
   z.strictObject({
-    check: z.enum(['retry-after', 'backoff', 'token-renewal', 'rate']),
+    check: z.enum(['retry-after', 'backoff', 'token-renewal', 'rate', 'polling', 'token-reuse']),
     rule: z.string(),
     outcome: z.enum(['pass', 'fail']),
     message: z.string(),
