@@ -41,8 +41,7 @@ import type {
 } from '../schemas';
 import { listenForChanges, type ChangeNotice } from './change-stream';
 import { typedClientFor, type ControlClientOptions } from './control-connection';
-import { RequestJournalReader } from './journal';
-import type { JournalServerFilter } from '../schemas/journal-filter';
+import { JournalReader, type RequestJournalReader } from './journal';
 
 export { ControlApiError, type ControlClientOptions };
 export type { EmittedEvent, Health, JournalEntry, ScenarioListing };
@@ -101,7 +100,7 @@ export class BvsMockControl {
   readonly client: ControlClient;
 
   /** The journal of the client's requests, filtered and every page followed: what `toHaveReceived` reads. */
-  readonly journal: RequestJournalReader = new RequestJournalReader((query) => this.requests(query));
+  readonly journal: RequestJournalReader = new JournalReader((query) => this.requests(query));
 
   constructor(private readonly options: ControlClientOptions) {
     this.client = typedClientFor(options);
@@ -361,7 +360,17 @@ export class BvsMockControl {
 
   /** `GET /_mock/requests`: a page of the journal of API requests, with their contract violations; `journal.requests(filter)` follows every page. */
   requests(
-    query: JournalServerFilter & { violations?: boolean; organization_id?: string; limit?: number; cursor?: string } = {},
+    query: {
+      operation?: string;
+      method?: string;
+      path?: string;
+      label?: string;
+      status?: number;
+      violations?: boolean;
+      organization_id?: string;
+      limit?: number;
+      cursor?: string;
+    } = {},
   ): Promise<Answer<typeof JournalPage>> {
     const violations = query.violations === undefined ? undefined : query.violations ? ('true' as const) : ('false' as const);
     return this.client.call('control.requests', { query: { ...query, violations } });

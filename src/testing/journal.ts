@@ -38,11 +38,19 @@ type JournalPages = (query: JournalServerFilter & { cursor?: string; limit?: num
 /**
  * The request journal of a running bvs-mock as a test reads it (`mock.journal`, `control.journal`): every
  * request its client sent, oldest first, filtered, with every page followed.
+ *
+ * @example
+ * const creates = await mock.journal.requests({ operation: 'createEntityValidation', body: { tin: '76086428-5' } });
  */
-export class RequestJournalReader {
+export interface RequestJournalReader {
+  /** The requests that meet `filter` (all of them without one), oldest first, every page of the journal followed. */
+  requests(filter?: JournalFilter): Promise<JournalEntry[]>;
+}
+
+/** {@link RequestJournalReader} over the control client's pages. */
+export class JournalReader implements RequestJournalReader {
   constructor(private readonly pages: JournalPages) {}
 
-  /** The requests that meet `filter` (all of them without one), oldest first, every page of the journal followed. */
   async requests(filter: JournalFilter = {}): Promise<JournalEntry[]> {
     checkFilter(filter);
     const server: JournalServerFilter = {};

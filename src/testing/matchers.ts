@@ -75,7 +75,9 @@ export const bvsMatchers = {
    * times as asked (default: at least once), read from the mock's journal; on failure, the closest requests and how
    * each differed. Async: `await expect(mock).toHaveReceived({...})`.
    */
-  toHaveReceived,
+  toHaveReceived(received: unknown, expectation: ReceivedExpectation): Promise<MatcherResult> {
+    return toHaveReceived(received, expectation);
+  },
 };
 
 /** The types of the matchers, for declaration merging into jest's and vitest's `expect`. */
