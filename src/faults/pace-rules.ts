@@ -28,7 +28,7 @@ const MAX_TRACKED = 1000;
 
 /** The rules the findings name. */
 const PACE_RULES = {
-  polling: `§1 item 6: "The service pushes webhook events (HTTP POST, JSON) to the client instead of requiring polling." bvs-mock's reading: ${POLL_READS} reads of the same validation (or run's records) in a row, each less than ${POLL_GAP_MS / 1000} s after the one before, is polling (docs/fidelity.md)`,
+  polling: `§1 item 6: "The service pushes webhook events (HTTP POST, JSON) to the client instead of requiring polling." bvs-mock's reading: ${POLL_READS} answered reads of the same validation (or run's records) in a row, each less than ${POLL_GAP_MS / 1000} s after the one before and none failed between them, is polling (docs/fidelity.md)`,
   tokenReuse: `§5.4: "The token expires after expires_in seconds (typically 7200); request a new one when it expires." bvs-mock's reading: a new token before each of ${TOKEN_STREAK} calls in a row, while the one before was still valid, is not reusing the token (docs/fidelity.md)`,
 } as const;
 
@@ -66,8 +66,13 @@ export class PaceRules {
   }
 
   private checkPolling(client: string, request: PacedRequest): ClientBehaviourFinding | null {
-    if (request.method !== 'GET' || !POLLED_PATH.test(request.path) || request.fault !== null || request.status < 200 || request.status >= 300) return null;
+    if (request.method !== 'GET' || !POLLED_PATH.test(request.path)) return null;
     const key = `${client} ${request.path}`;
+    // A read that failed (a fault, any answer but 2xx) ends the run: the read after it is a retry, graded as one, not a poll.
+    if (request.fault !== null || request.status < 200 || request.status >= 300) {
+      this.reads.delete(key);
+      return null;
+    }
     const before = this.reads.get(key) ?? [];
     const last = before.at(-1);
     const reads = last !== undefined && request.wallMs - last.wallMs < POLL_GAP_MS ? [...before, request].slice(-POLL_READS) : [request];

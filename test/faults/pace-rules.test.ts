@@ -66,6 +66,21 @@ test('a client that reads once a second or slower, or twice at once (two webhook
   expect(await findings()).toEqual([]);
 });
 
+test('reads with failed attempts between them are retries, not polling: a 503 or a revoked token between two reads ends the run', async () => {
+  const id = await createValidation();
+  const token = await newToken();
+  expect((await api(`/api/v2/entity_validations/${id}`, token)).status).toBe(200);
+  await bvs.control.addFault({ kind: 'api_error', code: 'service_unavailable', count: 1 });
+  expect((await api(`/api/v2/entity_validations/${id}`, token)).status).toBe(503);
+  wait(200);
+  expect((await api(`/api/v2/entity_validations/${id}`, token)).status).toBe(200);
+  await bvs.control.addFault({ kind: 'token_revoked', count: 1 });
+  expect((await api(`/api/v2/entity_validations/${id}`, token)).status).toBe(401);
+  const renewed = await newToken();
+  expect((await api(`/api/v2/entity_validations/${id}`, renewed)).status).toBe(200);
+  expect((await findings()).filter((finding) => finding.check === 'polling' || finding.check === 'token-reuse')).toEqual([]);
+});
+
 test('a client that asks for a new token before every call while its token is still valid is named once, with the token requests and calls as evidence', async () => {
   for (let call = 0; call < 5; call += 1) {
     const token = await newToken();
