@@ -22,6 +22,7 @@ import { apiDocumentRoutes } from './routes/openapi-routes';
 import { OPEN_CONTROL_OPERATIONS } from './open-control-operations';
 import { SESSIONS_PATH, type SessionDirectory } from './session-directory';
 import { parseFormBody } from './read-body';
+import { journalBody } from './journal-body';
 
 /** The transport-free API: one request in, one response out. */
 export interface ApiCore {
@@ -205,6 +206,7 @@ export function createApiCore(server: ServerSettings, sessions: SessionDirectory
         duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
         violations: violations.issues,
         ...(violations.omitted > 0 ? { violations_omitted: violations.omitted } : {}),
+        ...(control ? {} : journalBody(request)),
       };
       // Read only when sent: most requests carry no label.
       const labelValue = request.headers[LABEL_HEADER];
@@ -241,6 +243,8 @@ export function createApiCore(server: ServerSettings, sessions: SessionDirectory
           retryAfterS,
           faultsOn: world.faults.active,
           tokenRequest: match?.route === oauthTokenRoute,
+          tokenExpiresAtMs: grant?.expiresAt ?? null,
+          tokenClockMs: world.tokens.now(),
         });
       }
       return response;

@@ -89,7 +89,7 @@ export function buildContractReport({
         .map((result) => ({ check: result.check, rule: result.rule, reason: result.reason ?? '' })),
     })),
     client_behaviour: {
-      note: 'What the client did after the faults injected into its API answers (POST /_mock/faults). Waits are measured in real time, as the client waits: the simulated clock does not move them.',
+      note: 'What the client did after the faults injected into its API answers (POST /_mock/faults), and, faults or not, whether it polled or asked for a new token before every call. Waits are measured in real time, as the client waits: the simulated clock does not move them.',
       max_requests_per_second: MAX_REQUESTS_PER_SECOND,
       findings: observer.list(),
     },

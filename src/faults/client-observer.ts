@@ -1,4 +1,5 @@
 import type { ClientBehaviourFinding } from '../schemas';
+import { PaceRules, type PaceRulesSnapshot } from './pace-rules';
 
 /** One API request as the observer sees it: who sent it, when (real time), and what it was answered. */
 export interface ObservedRequest {
@@ -20,6 +21,10 @@ export interface ObservedRequest {
   faultsOn: boolean;
   /** A token request (`POST /oauth/token`). */
   tokenRequest: boolean;
+  /** When the access token it carried expires, on the tokens' clock; null when it carried none bvs-mock issued (the pace rules). */
+  tokenExpiresAtMs?: number | null;
+  /** The tokens' clock when it came (simulated unless tokens follow the wall clock). */
+  tokenClockMs?: number;
 }
 
 /** Requests per second a client may send while faults are on (spec §8: rate limits not shown; docs/fidelity.md row 90). */
@@ -51,13 +56,16 @@ export interface ClientObserverSnapshot {
   refusedToken: Array<[string, ObservedRequest]>;
   recent: Array<[string, ObservedRequest[]]>;
   rateReported: string[];
+  /** Absent in a snapshot from before the pace rules. */
+  pace?: PaceRulesSnapshot;
 }
 
 /**
  * Watches what each client does after bvs-mock injects a fault into its API answers (`POST /_mock/faults`), and
  * grades it with evidence: request ids and real times. A 429 must be followed by a wait of at least Retry-After;
  * a 5xx or a reset connection by retries with growing gaps (or none); a refused token by a token request before
- * the next call with a token; and no client may exceed the documented rate while faults are on.
+ * the next call with a token; and no client may exceed the documented rate while faults are on. Whatever the faults,
+ * the pace rules ({@link PaceRules}) find polling and a new token asked for before every call.
  */
 export class ClientObserver {
   private findings: ClientBehaviourFinding[] = [];
@@ -66,6 +74,8 @@ export class ClientObserver {
   private readonly refusedToken = new Map<string, ObservedRequest>();
   private readonly recent = new Map<string, ObservedRequest[]>();
   private readonly rateReported = new Set<string>();
+  /** Polling and token reuse: the pace the spec implies, faults or not. */
+  private readonly pace = new PaceRules();
 
   record(request: ObservedRequest): void {
     // A revoked token names no organization any more: the client is the one whose token it was.
@@ -75,6 +85,7 @@ export class ClientObserver {
     this.checkBackoff(client, request);
     this.checkRenewal(client, request);
     this.checkRate(client, request);
+    for (const finding of this.pace.record(client, request)) this.add(finding);
     if (request.fault === 'rate_limited') this.waitingRetryAfter.set(client, request);
     if (serverFailure(request.fault)) {
       const key = `${client} ${request.method} ${request.path}`;
@@ -106,6 +117,7 @@ export class ClientObserver {
       refusedToken: [...this.refusedToken],
       recent: [...this.recent],
       rateReported: [...this.rateReported],
+      pace: this.pace.snapshot(),
     };
   }
 
@@ -117,6 +129,7 @@ export class ClientObserver {
     for (const [key, value] of snapshot.refusedToken) this.refusedToken.set(key, value);
     for (const [key, value] of snapshot.recent) this.recent.set(key, value);
     for (const key of snapshot.rateReported) this.rateReported.add(key);
+    this.pace.restore(snapshot.pace);
   }
 
   clear(): void {
@@ -126,6 +139,7 @@ export class ClientObserver {
     this.refusedToken.clear();
     this.recent.clear();
     this.rateReported.clear();
+    this.pace.clear();
   }
 
   private add(finding: ClientBehaviourFinding): void {

@@ -136,6 +136,13 @@ export const EmittedQuery = z.object({ ...organizationQuery, type: EventTypeName
 export const JournalQuery = z.object({
   organization_id: z.string().optional().openapi({ description: 'Only the requests of this organization (by its credential).' }),
   violations: z.enum(['true', 'false']).optional().openapi({ description: '`true`: only requests with contract violations.' }),
+  operation: z.string().optional().openapi({ description: 'Only the requests of this operation (its operationId, as `operation` shows it).' }),
+  method: z.string().optional().openapi({ description: 'Only the requests of this HTTP method (any case).' }),
+  path: z.string().optional().openapi({
+    description: 'Only the requests to this path: exact, or a template whose `{name}` segments each stand for one segment (`/api/v2/entity_validations/{id}`).',
+  }),
+  label: z.string().optional().openapi({ description: 'Only the requests that carried this label (`x-bvs-mock-label`, the test that sent them).' }),
+  status: z.number().int().min(100).max(599).optional().openapi({ description: 'Only the requests answered with this status.' }),
   ...pageQuery,
 });
 

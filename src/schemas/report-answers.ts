@@ -38,6 +38,11 @@ export const JournalEntry = outbound(
     }),
     violations_omitted: ViolationsOmitted,
     label: LabelField,
+    body_bytes: z.number().int().positive().optional().openapi({ description: 'Bytes of the request body; absent when it had none.' }),
+    body: z.unknown().optional().openapi({
+      description:
+        "The request body, parsed: JSON, or a form's fields; secrets (fields named like secret, password or token) shown as ****1234, their last 4 characters. Absent when there was none, it was neither JSON nor a form, or larger than 4 KiB (`body_bytes` says) (docs/fidelity.md row 82).",
+    }),
   }),
   'JournalEntry',
 );
@@ -63,10 +68,10 @@ export const ReceiverFindings = outbound(
   'ReceiverFindings',
 );
 
-/** What a client did after a fault bvs-mock injected into an API answer, graded (docs/fidelity.md row 90). */
+/** What a client did after a fault bvs-mock injected into an API answer, graded (docs/fidelity.md row 90); or a pace the spec implies that it broke, faults or not (polling, token reuse). */
 export const ClientBehaviourFinding = outbound(
   z.strictObject({
-    check: z.enum(['retry-after', 'backoff', 'token-renewal', 'rate']),
+    check: z.enum(['retry-after', 'backoff', 'token-renewal', 'rate', 'polling', 'token-reuse']),
     rule: z.string(),
     outcome: z.enum(['pass', 'fail']),
     message: z.string(),

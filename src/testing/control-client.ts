@@ -41,6 +41,7 @@ import type {
 } from '../schemas';
 import { listenForChanges, type ChangeNotice } from './change-stream';
 import { typedClientFor, type ControlClientOptions } from './control-connection';
+import { JournalReader, type RequestJournalReader } from './journal';
 
 export { ControlApiError, type ControlClientOptions };
 export type { EmittedEvent, Health, JournalEntry, ScenarioListing };
@@ -97,6 +98,9 @@ type Answer<S extends z.ZodType> = z.output<S>;
 export class BvsMockControl {
   /** The typed client of every control operation (src/client) this one is built on, for a call it has no method for. */
   readonly client: ControlClient;
+
+  /** The journal of the client's requests, filtered and every page followed: what `toHaveReceived` reads. */
+  readonly journal: RequestJournalReader = new JournalReader((query) => this.requests(query));
 
   constructor(private readonly options: ControlClientOptions) {
     this.client = typedClientFor(options);
@@ -362,8 +366,20 @@ export class BvsMockControl {
     return listenForChanges(this.client, listener);
   }
 
-  /** `GET /_mock/requests`: the journal of API requests, with their contract violations. */
-  requests(query: { violations?: boolean; organization_id?: string; limit?: number; cursor?: string } = {}): Promise<Answer<typeof JournalPage>> {
+  /** `GET /_mock/requests`: a page of the journal of API requests, with their contract violations; `journal.requests(filter)` follows every page. */
+  requests(
+    query: {
+      operation?: string;
+      method?: string;
+      path?: string;
+      label?: string;
+      status?: number;
+      violations?: boolean;
+      organization_id?: string;
+      limit?: number;
+      cursor?: string;
+    } = {},
+  ): Promise<Answer<typeof JournalPage>> {
     const violations = query.violations === undefined ? undefined : query.violations ? ('true' as const) : ('false' as const);
     return this.client.call('control.requests', { query: { ...query, violations } });
   }

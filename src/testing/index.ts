@@ -27,5 +27,7 @@ export { SCENARIOS, type BuiltInScenario } from './scenarios';
 export type { ChangeNotice } from './change-stream';
 export { startBvsMock, type RunningBvsMock, type StartBvsMockOptions } from './start-bvs-mock';
 export { bvsMatchers, expectNoViolations, type BvsMatchers } from './matchers';
+export type { ReceivedExpectation } from './received-matcher';
+export type { JournalFilter, RequestJournalReader } from './journal';
 export { checkReceiver, ReceiverUrlError, type ProcessedState, type ReceiverCheckOptions } from './check-receiver';
 export type { EndpointReceiverCheck, ReceiverCheckReport, ReceiverCheckResult } from '../schemas';

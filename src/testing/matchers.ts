@@ -1,6 +1,7 @@
 import { validatePayload } from '../contract';
 import type { ContractReport } from '../contract';
 import type { ReceivedWebhook, WebhookReceiver } from './webhook-receiver';
+import { toHaveReceived, type ReceivedExpectation } from './received-matcher';
 
 /** What a matcher answers, as jest and vitest both read it. */
 interface MatcherResult {
@@ -28,6 +29,7 @@ function typesOf(received: WebhookReceiver | readonly WebhookLike[]): string[] {
  * expect.extend(bvsMatchers);
  * expect(receiver.received[0]).toBeValidBvsEvent();
  * expect(receiver).toHaveReceivedInOrder(['data_source_run_batch.ready', 'data_source_run_batch.consolidated_report_ready']);
+ * await expect(mock).toHaveReceived({ method: 'POST', path: '/api/v2/entity_validations', times: 1 });
  */
 export const bvsMatchers = {
   /** The webhook (a receiver's record, or a body) is an event envelope the spec allows, for its `type`. */
@@ -68,6 +70,14 @@ export const bvsMatchers = {
           : `expected to receive ${types.join(' → ')} in that order; "${types[next]}" is missing after ${next === 0 ? 'the start' : `"${types[next - 1]}"`}.\nReceived, in order:\n${got.map((type) => `  ${type}`).join('\n')}`,
     };
   },
+  /**
+   * The client sent requests meeting the criteria (operation, or method and path; body fields; label; status) as many
+   * times as asked (default: at least once), read from the mock's journal; on failure, the closest requests and how
+   * each differed. Async: `await expect(mock).toHaveReceived({...})`.
+   */
+  toHaveReceived(received: unknown, expectation: ReceivedExpectation): Promise<MatcherResult> {
+    return toHaveReceived(received, expectation);
+  },
 };
 
 /** The types of the matchers, for declaration merging into jest's and vitest's `expect`. */
@@ -75,6 +85,7 @@ export interface BvsMatchers<R = unknown> {
   toBeValidBvsEvent(): R;
   toSatisfyContract(schemaName: string): R;
   toHaveReceivedInOrder(types: readonly string[]): R;
+  toHaveReceived(expectation: ReceivedExpectation): Promise<R>;
 }
 
 /** Something that can give the contract report: a running bvs-mock's control client. */

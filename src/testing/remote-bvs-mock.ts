@@ -74,6 +74,7 @@ export async function startSession(url: string, options: StartBvsMockOptions, fr
     certificate: ca?.served ?? null,
     fetch: labelledFetch(fetchOptions),
     control,
+    journal: control.journal,
     stop() {
       stopped ??= (async () => {
         try {

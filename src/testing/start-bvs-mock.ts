@@ -2,6 +2,7 @@
 import type { ServerOptions } from '../http/start-server';
 import { BvsMockControl } from './control-client';
 import { currentTest } from './current-test';
+import type { RequestJournalReader } from './journal';
 import { labelledFetch, REMOTE_ENV, saveReport, startSession } from './remote-bvs-mock';
 import { trustingFetchOptions } from './trusting-dispatcher';
 
@@ -49,6 +50,8 @@ export interface RunningBvsMock {
   fetch: (input: string | URL, init?: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array | URLSearchParams }) => Promise<Response>;
   /** The control API, typed. */
   control: BvsMockControl;
+  /** The journal of the client's requests (`control.journal`): `await mock.journal.requests({ method: 'POST', path: '/api/v2/entity_validations' })`. */
+  journal: RequestJournalReader;
   /**
    * Stops it: the server closes (or msw stops intercepting) and the clock's timers end; on a running instance, the
    * session ends. First, when a suite reporter runs (`BVS_MOCK_REPORT_DIR`), its contract report is written for it.
@@ -98,6 +101,7 @@ export async function startBvsMock(options: StartBvsMockOptions = {}): Promise<R
       certificate: null,
       fetch: labelledFetch(undefined),
       control,
+      journal: control.journal,
       async stop() {
         try {
           await saveReport(control, testFile, label ?? null);
@@ -117,6 +121,7 @@ export async function startBvsMock(options: StartBvsMockOptions = {}): Promise<R
     certificate: server.certificate,
     fetch: trusting.fetch,
     control,
+    journal: control.journal,
     async stop() {
       try {
         await saveReport(control, testFile, label ?? null);

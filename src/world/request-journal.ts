@@ -49,6 +49,8 @@ export class RequestJournal {
   page(options: {
     violationsOnly?: boolean;
     organizationId?: string;
+    /** Whether an entry belongs on the page at all (the query's filters). */
+    where?: (entry: JournalEntry) => boolean;
     after?: number;
     limit: number;
     /** Whether an entry still fits the page (its byte budget); the first that does not ends the page. */
@@ -61,6 +63,7 @@ export class RequestJournal {
       const entry = this.ring[position % this.capacity]!;
       if (options.violationsOnly && entry.violations.length === 0) continue;
       if (options.organizationId !== undefined && entry.organization_id !== options.organizationId) continue;
+      if (options.where?.(entry) === false) continue;
       if (entries.length === options.limit) return { entries, next: last };
       if (options.fits?.(entry) === false) return { entries, next: last };
       entries.push(entry);

@@ -154,6 +154,7 @@ const TEN_LINES = `  const bvs = await startBvsMock();
   for (const webhook of receiver.received) expect(webhook).toBeValidBvsEvent();
   expect(receiver).toHaveReceivedInOrder(['data_source_run_batch.ready', 'data_source_run_batch.child_batches_ready', 'data_source_run_batch.consolidated_report_ready']);
   await expectNoViolations(bvs);
+  await expect(bvs).toHaveReceived({ operation: 'createEntityValidation', body: { tin: SCENARIOS.happyPartners.tin }, times: 1 });
   await receiver.close();
   await bvs.stop();
 `;

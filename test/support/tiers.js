@@ -27,6 +27,7 @@ const SYSTEM = [
   'test/http/large-scenario-upload-freeze.test.ts',
   'test/http/unknown-fields-freeze.test.ts',
   'test/package/readme-shell.test.ts',
+  'test/testing/vitest-matchers.test.ts',
 ];
 /** `npm pack` and installs of the tarball; the Dockerfile's steps, which run `npm ci` and the build. */
 const PACKAGE = [

@@ -1,3 +1,4 @@
+import '../../src/testing/jest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -158,5 +159,20 @@ test('with BVS_MOCK_REPORT_DIR, stop() writes the contract report with the test 
     expect(saved.report.violations.requests.map((request: { label?: string }) => request.label)).toEqual([expect.getState().currentTestName]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("two sessions on one running bvs-mock: each one's toHaveReceived and journal see only its own requests", async () => {
+  const first = await startBvsMock({ url: server.url, clock: 'instant' });
+  const second = await startBvsMock({ url: server.url, clock: 'instant' });
+  try {
+    await createValidation(first);
+    await createValidation(first);
+    await createValidation(second);
+    await expect(first).toHaveReceived({ operation: 'createEntityValidation', times: 2 });
+    await expect(second).toHaveReceived({ operation: 'createEntityValidation', body: { tin: SCENARIOS.happyNoPartners.tin }, times: 1 });
+    expect((await second.journal.requests({ method: 'POST', path: '/api/v2/entity_validations' })).map((entry) => entry.status)).toEqual([201]);
+  } finally {
+    await Promise.all([first.stop(), second.stop()]);
   }
 });

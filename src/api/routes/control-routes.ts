@@ -26,6 +26,8 @@ import {
 import { problems, unwrap } from '../api-problem';
 import { jsonResponse } from '../core-types';
 import { PageBudget, encodeCursor, readPageQuery } from '../page-query';
+import { readJournalFilter } from '../journal-query';
+import { journalEntryMatches } from '../../schemas/journal-filter';
 import { checkBody } from '../read-body';
 import { IMITATES, VERSION } from '../../version';
 import type { Route } from '../router';
@@ -280,7 +282,8 @@ export const controlRoutes = [
     document: {
       tags: ['Journal and report'],
       summary: "The journal of the client's API requests",
-      description: 'Oldest first, each with its status, duration and the contract violations found in it at their JSON paths (docs/fidelity.md row 82).',
+      description:
+        'Oldest first, each with its status, duration, body and the contract violations found in it at their JSON paths, filtered by operation, method, path (or path template), label and status (docs/fidelity.md row 82).',
       query: JournalQuery,
       answer: { status: 200, description: 'A page of requests.', schema: JournalPage },
       errors: ['validation_failed'],
@@ -289,9 +292,11 @@ export const controlRoutes = [
       const { query } = context.request;
       const page = readPageQuery(context.request);
       const budget = new PageBudget(context.server.maxPageBytes);
+      const filter = readJournalFilter(query);
       const { next } = context.world.journal.page({
         violationsOnly: query.get('violations') === 'true',
         organizationId: query.get('organization_id') ?? undefined,
+        where: (entry) => journalEntryMatches(filter, entry),
         after: page.after,
         limit: page.limit,
         fits: budget.fits,
