@@ -28,8 +28,8 @@ const MAX_TRACKED = 1000;
 
 /** The rules the findings name. */
 const PACE_RULES = {
-  polling: `§1 item 6: "The service pushes webhook events (HTTP POST, JSON) to the client instead of requiring polling." bvs-mock's reading: ${POLL_READS} answered reads of the same validation (or run's records) in a row, each less than ${POLL_GAP_MS / 1000} s after the one before and none failed between them, is polling (docs/fidelity.md)`,
-  tokenReuse: `§5.4: "The token expires after expires_in seconds (typically 7200); request a new one when it expires." bvs-mock's reading: a new token before each of ${TOKEN_STREAK} calls in a row, while the one before was still valid, is not reusing the token (docs/fidelity.md)`,
+  polling: `§1 item 6: "The service pushes webhook events (HTTP POST, JSON) to the client instead of requiring polling." bvs-mock's reading: ${POLL_READS} answered reads of the same validation (or run's records) in a row, each less than ${POLL_GAP_MS / 1000} s after the one before and none failed between them, is polling (docs/fidelity.md row 127)`,
+  tokenReuse: `§5.4: "The token expires after expires_in seconds (typically 7200); request a new one when it expires." bvs-mock's reading: a new token before each of ${TOKEN_STREAK} calls in a row, while the one before was still valid, is not reusing the token (docs/fidelity.md row 127)`,
 } as const;
 
 /** One client's token use since its last token request. */
