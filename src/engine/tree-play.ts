@@ -8,7 +8,7 @@ import { renderBatch, renderRun, withListedChildren } from './render-batch';
 import { renderFormation } from './render-formation';
 import { renderValidation } from './render-validation';
 import { keepReportTree, type AlertRecord, type BatchRecord, type FormationRecord, type ReportEdition, type RunRecord, type ValidationRecord } from './records';
-import { createPartnerValidation } from './validation-records';
+import { createBatchRecord, createPartnerValidation } from './validation-records';
 import { discoveryRun, partnerFailed, runRecords } from './entity-script-runs';
 
 /** Generations of one main batch's report kept (on-demand reports may be asked for again and again): the oldest go first. */
@@ -112,26 +112,7 @@ export class TreePlay {
   }
 
   private createBatch(validation: ValidationRecord, parent: BatchRecord | null, informationRequestId: string | null): BatchRecord {
-    const now = this.ctx.clock.iso();
-    const batch: BatchRecord = {
-      id: this.ctx.ids.next('dsrb'),
-      validationId: validation.id,
-      tin: validation.tin,
-      informationRequestId,
-      parentBatchId: parent?.id ?? null,
-      executionType: parent === null ? 'direct' : 'related',
-      createdAt: now,
-      updatedAt: now,
-      consolidatedReport: null,
-      reportGeneratedAt: null,
-      runIds: [],
-      alertIds: [],
-      childBatchIds: [],
-      runsSucceeded: false,
-      webhook: parent === null ? validation.webhook : null,
-    };
-    this.state.batches.set(batch.id, batch);
-    return batch;
+    return createBatchRecord(this.ctx, this.state, { validation, parent, informationRequestId });
   }
 
   private startEntity(entity: EntityPlay): void {

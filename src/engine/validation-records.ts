@@ -1,7 +1,7 @@
 import type { EntityValidationCreateFields, LegacyWebhook, ScenarioEntity, ScenarioPartner } from '../schemas';
 import type { EngineContext } from './engine-context';
 import type { OrganizationState } from './organization-state';
-import type { ValidationRecord } from './records';
+import type { BatchRecord, ValidationRecord } from './records';
 
 function displayName(script: { name: string; surname: string; display_name?: string | undefined }): string {
   return script.display_name ?? [script.name, script.surname].filter((part) => part !== '').join(' ');
@@ -81,4 +81,32 @@ export function createPartnerValidation(ctx: EngineContext, state: OrganizationS
   };
   state.validations.set(id, validation);
   return validation;
+}
+
+/** A new batch of a validation: the main one (`parent` null, `direct`) or a partner's under its parent's (`related`), stored. */
+export function createBatchRecord(
+  ctx: EngineContext,
+  state: OrganizationState,
+  { validation, parent, informationRequestId }: { validation: ValidationRecord; parent: BatchRecord | null; informationRequestId: string | null },
+): BatchRecord {
+  const now = ctx.clock.iso();
+  const batch: BatchRecord = {
+    id: ctx.ids.next('dsrb'),
+    validationId: validation.id,
+    tin: validation.tin,
+    informationRequestId,
+    parentBatchId: parent?.id ?? null,
+    executionType: parent === null ? 'direct' : 'related',
+    createdAt: now,
+    updatedAt: now,
+    consolidatedReport: null,
+    reportGeneratedAt: null,
+    runIds: [],
+    alertIds: [],
+    childBatchIds: [],
+    runsSucceeded: false,
+    webhook: parent === null ? validation.webhook : null,
+  };
+  state.batches.set(batch.id, batch);
+  return batch;
 }

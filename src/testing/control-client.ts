@@ -1,5 +1,4 @@
 import { ControlApiError } from '../client/control-api-error';
-import type { ControlClient } from '../client/control-client';
 import type { ReportFormat } from '../contract';
 import type {
   ActiveFault,
@@ -9,6 +8,7 @@ import type {
   DeliveryEventPage,
   EmittedPage,
   JournalPage,
+  JournalQuery,
   OrganizationSettingsAnswer,
   OrganizationSettingsPatch,
   WebhookEndpointAnswer,
@@ -32,16 +32,13 @@ import type {
   OrganizationListing,
   ValidationSummaryPage,
   ValidationTree,
-  SessionAnswer,
-  SessionCreateRequest,
-  SessionEnded,
-  SessionList,
-  WorldSnapshot,
   z,
 } from '../schemas';
 import { listenForChanges, type ChangeNotice } from './change-stream';
-import { typedClientFor, type ControlClientOptions } from './control-connection';
+import type { ControlClientOptions } from './control-connection';
 import { JournalReader, type RequestJournalReader } from './journal';
+import { SessionsControl } from './sessions-control';
+import { DEFAULT_WAIT_MS, pollUntil } from './waiting';
 
 export { ControlApiError, type ControlClientOptions };
 export type { EmittedEvent, Health, JournalEntry, ScenarioListing };
@@ -66,13 +63,7 @@ export interface EventQuery {
   cursor?: string;
 }
 
-/**
- * How long {@link BvsMockControl.waitForEvent} and {@link BvsMockControl.waitForSettled} wait, in real milliseconds, by default.
- *
- * @example
- * await bvs.control.waitForSettled(id, { timeoutMs: 3 * DEFAULT_WAIT_MS }); // a large tree on a slow CI machine
- */
-export const DEFAULT_WAIT_MS = 10_000;
+export { DEFAULT_WAIT_MS };
 
 /** Options of {@link BvsMockControl.run}. */
 export interface ClockRunOptions {
@@ -95,16 +86,9 @@ type Answer<S extends z.ZodType> = z.output<S>;
  * await control.advance(60); // answers once the deliveries due in the minute have ended (manual clock)
  * const records = await control.events({ type: 'data_source_run_batch.ready' });
  */
-export class BvsMockControl {
-  /** The typed client of every control operation (src/client) this one is built on, for a call it has no method for. */
-  readonly client: ControlClient;
-
+export class BvsMockControl extends SessionsControl {
   /** The journal of the client's requests, filtered and every page followed: what `toHaveReceived` reads. */
   readonly journal: RequestJournalReader = new JournalReader((query) => this.requests(query));
-
-  constructor(private readonly options: ControlClientOptions) {
-    this.client = typedClientFor(options);
-  }
 
   /** `GET /_mock/health`: readiness, the clock, retention and delivery counts. */
   health(): Promise<Health> {
@@ -304,22 +288,18 @@ export class BvsMockControl {
     options: { validationId?: string; timeoutMs?: number } = {},
   ): Promise<EmittedEvent> {
     const accepts = typeof match === 'string' ? (event: EmittedEvent) => event.type === match : match;
-    const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_WAIT_MS);
-    for (;;) {
-      // Every page, of the one type asked for when it is a type: the event may be past the first page.
-      const events = await this.allEmitted({ type: typeof match === 'string' ? match : undefined, entity_validation_id: options.validationId });
-      const found = events.find(accepts);
-      if (found) return found;
-      if (Date.now() > deadline) {
-        const what = typeof match === 'string' ? match : 'an event the predicate accepts';
-        const emitted = typeof match === 'string' ? await this.allEmitted({ entity_validation_id: options.validationId }) : events;
-        const seen = [...new Set(emitted.map((event) => event.type))].join(', ') || 'none';
-        throw new Error(
-          `bvs-mock: no ${what} was emitted${options.validationId ? ` for ${options.validationId}` : ''} within ${options.timeoutMs ?? DEFAULT_WAIT_MS} ms (emitted: ${seen}); is the clock moving?`,
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const type = typeof match === 'string' ? match : undefined;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_MS;
+    // Every page, of the one type asked for when it is a type: the event may be past the first page.
+    return pollUntil(
+      async () => (await this.allEmitted({ type, entity_validation_id: options.validationId })).find(accepts),
+      timeoutMs,
+      async () => {
+        const seen = [...new Set((await this.allEmitted({ entity_validation_id: options.validationId })).map((event) => event.type))].join(', ') || 'none';
+        const where = options.validationId ? ` for ${options.validationId}` : '';
+        return `bvs-mock: no ${type ?? 'an event the predicate accepts'} was emitted${where} within ${timeoutMs} ms (emitted: ${seen}); is the clock moving?`;
+      },
+    );
   }
 
   /** `GET /_mock/entity_validations/:id/settled`: whether the validation's tree has nothing left scheduled. */
@@ -332,15 +312,15 @@ export class BvsMockControl {
    * (in flight or waiting for a retry), then returns its events; throws after `timeoutMs` real milliseconds. With the manual clock, run it.
    */
   async waitForSettled(validationId: string, options: { timeoutMs?: number } = {}): Promise<EmittedEvent[]> {
-    const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_WAIT_MS);
-    for (;;) {
-      const settled =
-        (await this.isSettled(validationId)) && (await this.events({ entity_validation_id: validationId, status: 'pending', limit: 1 })).events.length === 0;
-      if (settled) return this.eventsFor(validationId);
-      if (Date.now() > deadline)
-        throw new Error(`bvs-mock: ${validationId} did not settle within ${options.timeoutMs ?? DEFAULT_WAIT_MS} ms; is the clock moving?`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_MS;
+    const settled = async () =>
+      (await this.isSettled(validationId)) && (await this.events({ entity_validation_id: validationId, status: 'pending', limit: 1 })).events.length === 0;
+    await pollUntil(
+      async () => ((await settled()) ? true : undefined),
+      timeoutMs,
+      async () => `bvs-mock: ${validationId} did not settle within ${timeoutMs} ms; is the clock moving?`,
+    );
+    return this.eventsFor(validationId);
   }
 
   /** `GET /_mock/organizations`: the organizations configured, the default one marked. */
@@ -367,19 +347,7 @@ export class BvsMockControl {
   }
 
   /** `GET /_mock/requests`: a page of the journal of API requests, with their contract violations; `journal.requests(filter)` follows every page. */
-  requests(
-    query: {
-      operation?: string;
-      method?: string;
-      path?: string;
-      label?: string;
-      status?: number;
-      violations?: boolean;
-      organization_id?: string;
-      limit?: number;
-      cursor?: string;
-    } = {},
-  ): Promise<Answer<typeof JournalPage>> {
+  requests(query: Omit<z.input<typeof JournalQuery>, 'violations'> & { violations?: boolean } = {}): Promise<Answer<typeof JournalPage>> {
     const violations = query.violations === undefined ? undefined : query.violations ? ('true' as const) : ('false' as const);
     return this.client.call('control.requests', { query: { ...query, violations } });
   }
@@ -390,39 +358,6 @@ export class BvsMockControl {
   report(format: ReportFormat): Promise<string>;
   report(format?: ReportFormat): Promise<ContractReport | string> {
     return format === undefined ? this.client.call('control.report') : this.client.text('control.report', { query: { format } });
-  }
-
-  /**
-   * `POST /_mock/sessions`: a new isolated session (its own organizations and credentials, clock, validations,
-   * endpoints, deliveries, faults, journal and report); the answer holds its credentials, shown only here.
-   * {@link forSession} gives the control client of it. `startBvsMock({ url })` does both for a test file.
-   */
-  createSession(request: z.input<typeof SessionCreateRequest> = {}): Promise<SessionAnswer> {
-    return this.client.call('control.sessions.create', { body: request });
-  }
-
-  /** `GET /_mock/sessions`: every session with its counts (no credentials), and the server's limits. */
-  sessions(): Promise<SessionList> {
-    return this.client.call('control.sessions.list');
-  }
-
-  /** `GET /_mock/sessions/:id`: one session, its secrets shown as `<set>`. */
-  session(id: string): Promise<SessionAnswer> {
-    return this.client.call('control.sessions.get', { params: { id } });
-  }
-
-  /** `DELETE /_mock/sessions/:id`: ends a session; its pending deliveries are cancelled, and counted in the answer. */
-  endSession(id: string): Promise<SessionEnded> {
-    return this.client.call('control.sessions.end', { params: { id } });
-  }
-
-  /**
-   * `GET /_mock/snapshot`: the whole session (clock, validations, plays and retries still due, endpoints, faults,
-   * journal) as a versioned document; `createSession({ snapshot })` makes a session that goes on from it. It holds
-   * the session's secrets, as a backup does.
-   */
-  snapshot(): Promise<WorldSnapshot> {
-    return this.client.call('control.snapshot');
   }
 
   /** The control client of session `id`: every call acts on that session (`/_mock/sessions/:id/…`). */

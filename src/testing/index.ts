@@ -23,6 +23,7 @@ export {
   type JournalEntry,
   type ScenarioListing,
 } from './control-client';
+export type { SessionsControl } from './sessions-control';
 export { SCENARIOS, type BuiltInScenario } from './scenarios';
 export type { ChangeNotice } from './change-stream';
 export { startBvsMock, type RunningBvsMock, type StartBvsMockOptions } from './start-bvs-mock';

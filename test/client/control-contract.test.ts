@@ -127,9 +127,9 @@ test("bvs-mock/testing's control client reaches every control operation but thos
     'informationRequest.evaluate': () => control.informationRequest.evaluate('irq_x', 'ok'),
   };
   // Every public method is in the table above, so a method added is a method swept.
-  const methods = Object.getOwnPropertyNames(BvsMockControl.prototype).filter(
-    (name) => name !== 'constructor' && !['withOrganization', 'scope', 'allEmitted'].includes(name),
-  );
+  const methods = [BvsMockControl.prototype, Object.getPrototypeOf(BvsMockControl.prototype) as object]
+    .flatMap((prototype) => Object.getOwnPropertyNames(prototype))
+    .filter((name) => name !== 'constructor' && !['withOrganization', 'scope', 'allEmitted'].includes(name));
   const requestActions = Object.keys(control.informationRequest).map((name) => `informationRequest.${name}`);
   expect([...methods, ...requestActions].sort()).toEqual(Object.keys(calls).sort());
   for (const call of Object.values(calls)) await call();
