@@ -101,6 +101,7 @@ export interface ObservedDelivery {
  */
 export class ReliedOnLog {
   private readonly entries = new Map<string, ReliedOnChoice>();
+  private readonly scannedBodies = new WeakMap<Uint8Array, readonly Choice[]>();
 
   /** Counts one occurrence of a choice; the first one is kept. */
   note(row: number, choice: string, first: Occurrence): void {
@@ -131,7 +132,20 @@ export class ReliedOnLog {
     }
     const operationChoice = entry.operation === null ? undefined : OPERATION_CHOICES[entry.operation];
     if (operationChoice !== undefined) note(operationChoice);
-    if (entry.method !== 'HEAD') this.observeValues(typeof responseBody === 'string' ? responseBody : Buffer.from(responseBody).toString('utf8'), first);
+    if (entry.method !== 'HEAD') for (const [row, choice] of this.valuesIn(responseBody)) this.note(row, choice, first);
+  }
+
+  /**
+   * The choices the values of an answer body rely on, one per value found. A body the answer cache hands out again
+   * (the same bytes for every read while nothing changes) is read once.
+   */
+  private valuesIn(body: string | Uint8Array): readonly Choice[] {
+    if (typeof body === 'string') return choicesOfValues(body);
+    const known = this.scannedBodies.get(body);
+    if (known !== undefined) return known;
+    const found = choicesOfValues(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+    this.scannedBodies.set(body, found);
+    return found;
   }
 
   /** An event delivered (or addressed) to the client's receivers: one occurrence per event, whatever the number of receivers. */
@@ -151,7 +165,7 @@ export class ReliedOnLog {
       note([23, '`data_source_run.ready` fires for a run that failed definitively too: the spec says "completed"']);
     if (event.deliveries.some((delivery) => delivery.legacy) && event.deliveries.some((delivery) => !delivery.legacy))
       note([58, "The legacy `webhook_url` and the organization's endpoints both receive the validation's events"]);
-    this.observeValues(event.body, occurrence);
+    for (const [row, choice] of choicesOfValues(event.body)) this.note(row, choice, occurrence);
   }
 
   /** The choices in row order (in the order first seen within a row). */
@@ -170,13 +184,6 @@ export class ReliedOnLog {
 
   clear(): void {
     this.entries.clear();
-  }
-
-  private observeValues(text: string, first: Occurrence): void {
-    for (const match of text.matchAll(VALUE_PATTERN)) {
-      const choice = VALUE_CHOICES[`${match[1]}=${match[2]}`];
-      if (choice !== undefined) this.note(choice[0], choice[1], first);
-    }
   }
 
   private observeTokenRequest(body: Buffer, note: (choice: Choice) => void): void {
@@ -204,6 +211,16 @@ export class ReliedOnLog {
     if (code === 'token_expired')
       note([86, "An access token expires `expires_in` seconds after its issue on the simulated clock (by default), which runs apart from the client's own"]);
   }
+}
+
+/** The choices the values in a JSON text rely on ({@link VALUE_CHOICES}), one per value found. */
+function choicesOfValues(text: string): Choice[] {
+  const found: Choice[] = [];
+  for (const match of text.matchAll(VALUE_PATTERN)) {
+    const choice = VALUE_CHOICES[`${match[1]}=${match[2]}`];
+    if (choice !== undefined) found.push(choice);
+  }
+  return found;
 }
 
 /** The code of an error answer, in the API's shape (`error.code`) or RFC 6749's (`error`); undefined when it is neither. */
