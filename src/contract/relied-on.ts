@@ -104,16 +104,17 @@ export class ReliedOnLog {
   private readonly scannedBodies = new WeakMap<Uint8Array, readonly Choice[]>();
 
   /** Counts one occurrence of a choice; the first one is kept. */
-  note(row: number, choice: string, first: Occurrence): void {
+  note(row: number, choice: string, first: Occurrence | (() => Occurrence)): void {
     const key = `${row}\u0000${choice}`;
     const known = this.entries.get(key);
     if (known !== undefined) known.seen.count += 1;
-    else if (this.entries.size < MAX_ENTRIES) this.entries.set(key, { row, choice, seen: { count: 1, first } });
+    else if (this.entries.size < MAX_ENTRIES) this.entries.set(key, { row, choice, seen: { count: 1, first: typeof first === 'function' ? first() : first } });
   }
 
   /** The API answer of one request of the client. */
   observeAnswer({ entry, route, tokenRequest, basicAuthorization = false, requestBody, responseBody }: ObservedAnswer): void {
-    const first: Occurrence = { at: entry.at, request_id: entry.id, request: `${entry.method} ${entry.path.slice(0, MAX_PATH)}` };
+    // Made only for a choice seen for the first time: most answers of a run rely on what earlier ones did.
+    const first = (): Occurrence => ({ at: entry.at, request_id: entry.id, request: `${entry.method} ${entry.path.slice(0, MAX_PATH)}` });
     const note = ([row, choice]: Choice) => this.note(row, choice, first);
     if (route?.extension === true)
       note([
