@@ -7,6 +7,7 @@ export {
   REPORT_FORMATS,
   REPORT_MEDIA_TYPES,
   formatOfFile,
+  junitXml,
   renderMergedReport,
   renderReport,
   type Case,

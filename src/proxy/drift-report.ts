@@ -1,3 +1,4 @@
+import { formatOfFile, junitXml, type Case } from '../contract';
 import type { DriftAnswer } from '../schemas';
 
 /** The formats of `bvs-mock proxy --report`. */
@@ -5,10 +6,7 @@ export type DriftReportFormat = 'json' | 'markdown' | 'junit';
 
 /** The format `--report-format` names, else the one the file's extension says (`.md`, `.xml`), else JSON. */
 export function driftFormatOf(file: string, given?: string): DriftReportFormat {
-  if (given !== undefined) return given as DriftReportFormat;
-  if (/\.xml$/i.test(file)) return 'junit';
-  if (/\.(md|markdown)$/i.test(file)) return 'markdown';
-  return 'json';
+  return given === undefined ? formatOfFile(file) : (given as DriftReportFormat);
 }
 
 /** The drift as text: JSON (`GET /_mock/drift`'s answer), Markdown for a CI job page, or JUnit XML with one failing case per difference. */
@@ -39,20 +37,22 @@ function markdown(drift: DriftAnswer, upstream: string, at: Date): string {
 }
 
 function junit(drift: DriftAnswer, upstream: string, at: Date): string {
-  const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-  const cases = drift.differences.map((d) => {
+  const cases: Case[] = drift.differences.map((d) => {
     const message = `${d.path}: the contract says ${d.expected}; the upstream sent ${d.actual}`;
-    const detail = `${message} (${d.count} time(s), first in ${d.first_request_id}${d.row === null ? '' : `; docs/fidelity.md row ${d.row}`})`;
-    return `    <testcase classname="${xml(`drift.${d.operation}`)}" name="${xml(`${d.side} ${d.kind} ${d.path}`)}"><failure message="${xml(message)}" type="${d.kind}">${xml(detail)}</failure></testcase>`;
+    return {
+      name: `${d.operation}: ${d.side} ${d.kind} ${d.path}`,
+      failure: {
+        message,
+        type: d.kind,
+        details: `${message} (${d.count} time(s), first in ${d.first_request_id}${d.row === null ? '' : `; docs/fidelity.md row ${d.row}`})`,
+      },
+    };
   });
-  if (cases.length === 0) cases.push('    <testcase classname="drift" name="every answer reads as the contract says"/>');
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="bvs-mock proxy" tests="${cases.length}" failures="${drift.differences.length}">`,
-    `  <testsuite name="${xml(`drift of ${upstream}`)}" tests="${cases.length}" failures="${drift.differences.length}" timestamp="${at.toISOString().slice(0, 19)}">`,
-    ...cases,
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
+  if (cases.length === 0) cases.push({ name: 'every exchange reads as the contract says' });
+  const omitted = drift.differences_omitted > 0 ? `; ${drift.differences_omitted} more difference(s) not listed` : '';
+  return junitXml(
+    [{ suite: upstream, cases, classname: 'bvs-mock.drift', systemOut: `${drift.exchanges} exchange(s) checked${omitted}` }],
+    at,
+    'bvs-mock proxy drift',
+  );
 }
