@@ -14,7 +14,7 @@ const LAYERS = [
   ['probes'],
   ['world'],
   ['api'],
-  ['openapi', 'client'],
+  ['openapi', 'client', 'proxy'],
   ['mock'],
   ['http'],
   ['testing', 'msw.ts', 'index.ts'],

@@ -23,6 +23,7 @@ import { OPEN_CONTROL_OPERATIONS } from './open-control-operations';
 import { SESSIONS_PATH, type SessionDirectory } from './session-directory';
 import { parseFormBody } from './read-body';
 import { journalBody } from './journal-body';
+import { tolerateAnswer } from './tolerant-answer';
 
 /** The transport-free API: one request in, one response out. */
 export interface ApiCore {
@@ -187,6 +188,7 @@ export function createApiCore(server: ServerSettings, sessions: SessionDirectory
           response = match?.route.errorForm === 'oauth2' ? problems.internal().toOAuthResponse() : problems.internal().toResponse(requestId);
         }
       }
+      response = tolerateAnswer(world, match?.route, request, response);
       response.headers['x-request-id'] = requestId;
       if (request.method === 'HEAD') response = { ...response, body: '', stream: undefined };
       // Reads change nothing; anything else that was carried out may have (an endpoint added, a validation created, a

@@ -4,6 +4,7 @@ import { buildOpenApiDocument, documentToJson, documentToYaml } from '../openapi
 import { checkReceiverCommand } from './check-receiver-command';
 import { playCommand } from './play-command';
 import { printable } from './printable';
+import { proxyCommand } from './proxy-command';
 import { readingsCommand } from './readings-command';
 import { serveCommand } from './serve-command';
 import { validateCommand } from './validate-command';
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
     });
 
   program.addCommand(serveCommand(VERSION));
+  program.addCommand(proxyCommand());
   program.addCommand(playCommand());
   program.addCommand(checkReceiverCommand());
   program.addCommand(readingsCommand());

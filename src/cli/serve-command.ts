@@ -113,7 +113,7 @@ export function serveCommand(version: string): Command {
     .addOption(
       new Option(
         '--tolerance',
-        'tolerance mode: every webhook carries fields and values the spec does not list, so your reader proves tolerant (BVS_MOCK_TOLERANCE=true)',
+        'tolerance mode: every webhook and API answer carries fields and values the spec does not list, so your reader proves tolerant (BVS_MOCK_TOLERANCE=true)',
       ).default(false),
     )
     .addOption(

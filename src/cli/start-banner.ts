@@ -129,7 +129,7 @@ export function startBanner(input: BannerInput): string {
     'Clock',
     `${described.mode}${described.mode === 'realtime' ? ` x${described.speed}` : ''}, simulated time starts ${described.started_at} (${origin}); ${seeded}`,
   );
-  if (tolerance === true) row('Tolerance', 'on: every webhook carries fields and values the spec does not list (--tolerance)');
+  if (tolerance === true) row('Tolerance', 'on: every webhook and API answer carries fields and values the spec does not list (--tolerance)');
   if (tokenClock === 'wall') row('', 'OAuth access tokens expire on the wall clock (--token-clock wall)');
   row('Scenarios', `${scenarios.size} (any other TIN plays a tree generated from it)`);
   for (const scenario of scenarios.list()) lines.push(`    ${scenario.name.padEnd(26)} ${scenario.tins.join(', ')}`);

@@ -41,6 +41,7 @@ export const CONTROL_PATHS: ControlPathTable = {
   'control.receiver_checks.run': ['POST', '/_mock/receiver-checks'],
   'control.receiver_checks.list': ['GET', '/_mock/receiver-checks'],
   'control.report': ['GET', '/_mock/report'],
+  'control.drift': ['GET', '/_mock/drift'],
   'control.organizations': ['GET', '/_mock/organizations'],
   'control.validations.list': ['GET', '/_mock/entity_validations'],
   'control.validations.tree': ['GET', '/_mock/entity_validations/:id'],

@@ -63,7 +63,7 @@ export interface MockOptions {
    */
   wallClock?: Partial<SystemTime>;
   /**
-   * Tolerance mode (`--tolerance`): every delivery carries fields and, where the spec lists only the values
+   * Tolerance mode (`--tolerance`): every delivery and API answer carries fields and, where the spec lists only the values
    * seen, values the spec does not list, so a client's reader proves tolerant (docs/fidelity.md row 89).
    */
   tolerance?: boolean;

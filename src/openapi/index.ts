@@ -4,3 +4,4 @@ export { buildControlDocument } from './build-control-document';
 export { documentToJson, documentToYaml } from './serialize-document';
 ;
 ;
+export { errorsOf } from './register-routes';

@@ -40,6 +40,7 @@ export * from './fault-answers';
 export * from './processed-state';
 export * from './receiver-check-answers';
 export * from './report-answers';
+export * from './drift';
 export * from './session-answers';
 export * from './server-state';
 export { CutBySize } from './page-cursor';

@@ -1,6 +1,7 @@
 import { ControlApiError } from '../client/control-api-error';
 import type { ReportFormat } from '../contract';
 import type {
+  DriftAnswer,
   ActiveFault,
   EndpointReceiverCheck,
   ClockAdvanceAnswer,
@@ -358,6 +359,11 @@ export class BvsMockControl extends SessionsControl {
   report(format: ReportFormat): Promise<string>;
   report(format?: ReportFormat): Promise<ContractReport | string> {
     return format === undefined ? this.client.call('control.report') : this.client.text('control.report', { query: { format } });
+  }
+
+  /** `GET /_mock/drift`: on `bvs-mock proxy`, the differences between the contract and what went through it. */
+  drift(): Promise<DriftAnswer> {
+    return this.client.call('control.drift');
   }
 
   /** The control client of session `id`: every call acts on that session (`/_mock/sessions/:id/…`). */

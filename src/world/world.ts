@@ -103,6 +103,8 @@ export interface World {
   readonly seed: number;
   /** Refuse unknown request fields instead of recording them (`--strict`). */
   readonly strict: boolean;
+  /** Tolerance mode (`--tolerance`, a session's `tolerance`): deliveries and API answers carry fields and values the spec does not list. */
+  readonly tolerance: boolean;
   /** The readings this world plays (src/schemas/readings.ts); a snapshot carries them. */
   readonly readings: Readings;
   readonly clock: SimulatedClock;
@@ -252,6 +254,7 @@ export function createWorld(options: WorldOptions): World {
   const world: World = {
     seed,
     strict: options.strict ?? false,
+    tolerance: options.tolerance === true,
     readings,
     clock,
     wallClock: options.wallClock,

@@ -113,6 +113,7 @@ test("bvs-mock/testing's control client reaches every control operation but thos
     onChange: async () => (await control.onChange(() => undefined))(),
     requests: () => control.requests(),
     report: () => control.report(),
+    drift: () => control.drift(),
     createSession: () => control.createSession(),
     snapshot: () => control.snapshot(),
     sessions: () => control.sessions(),

@@ -182,6 +182,7 @@ entity:
     await t.json('POST', '/api/v2/entity_validations', { tin: HAPPY_NO_PARTNERS, country: 'CL', nickname: 'x' }, bearer('test_key_default'));
     await ok('GET', '/_mock/requests?violations=true');
     await ok('GET', '/_mock/report');
+    await ok('GET', '/_mock/drift');
     await ok('GET', '/_mock/report?format=markdown');
     const session = (await ok('POST', '/_mock/sessions', { label: 'control document', clock: { mode: 'manual' } })).json() as { id: string };
     await ok('GET', '/_mock/sessions');

@@ -8,6 +8,7 @@ const SYSTEM = [
   'test/cli/large-scenario-file.test.ts',
   'test/cli/non-regular-input-files.test.ts',
   'test/cli/parallel-sessions.test.ts',
+  'test/cli/proxy-cli.test.ts',
   'test/cli/readings-cli.test.ts',
   'test/cli/start-time.test.ts',
   'test/cli/state-file.test.ts',

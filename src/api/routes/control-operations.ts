@@ -3,6 +3,7 @@ import { certificateRoute } from './certificate-route';
 import { controlRoutes } from './control-routes';
 import { dashboardRoutes } from './dashboard-routes';
 import { deliveryRoutes } from './delivery-routes';
+import { driftRoute } from './drift-route';
 import { controlDocumentRoutes } from './openapi-routes';
 import { receiverCheckRoutes } from './receiver-check-routes';
 import { reportRoute } from './report-route';
@@ -21,6 +22,7 @@ export function controlOperations() {
     ...deliveryRoutes,
     ...receiverCheckRoutes,
     reportRoute,
+    driftRoute,
     ...dashboardRoutes,
     ...controlDocumentRoutes(),
     ...sessionRoutes,

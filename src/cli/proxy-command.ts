@@ -1,0 +1,162 @@
+import { writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { Command, Option } from 'commander';
+import { readRegularFile } from '../files/read-regular-file';
+import { startProxy, type StartedProxy } from '../http/start-proxy';
+import { driftFormatOf, renderDrift } from '../proxy/drift-report';
+import { controlToken, hostnames, integer } from './serve-flag-values';
+
+/** Options of `bvs-mock proxy`, after flags and environment variables are read. */
+interface ProxyFlags {
+  upstream: string;
+  upstreamCa?: string;
+  port: number;
+  host: string;
+  http: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  tlsHostnames: string[];
+  controlToken?: string;
+  report?: string;
+  reportFormat?: 'json' | 'markdown' | 'junit';
+  slowMs?: number;
+}
+
+/**
+ * `bvs-mock proxy --upstream URL`: the client points at bvs-mock, which forwards every call to the real service
+ * with the client's own credentials and checks each request and answer against the contract; `GET /_mock/drift`
+ * answers the drift live and `--report FILE` writes it at exit. Its own port, TLS and control token take `serve`'s flags.
+ */
+export function proxyCommand(): Command {
+  return new Command('proxy')
+    .description(
+      "forward every API call to --upstream (the real service) with the client's own credentials, check each answer against the contract, and report the drift",
+    )
+    .addOption(new Option('--upstream <url>', 'the service to forward to, like https://sandbox.example.com').env('BVS_MOCK_UPSTREAM').makeOptionMandatory())
+    .addOption(new Option('--upstream-ca <file>', "certificates (PEM) to trust for the upstream beside the system's").env('BVS_MOCK_UPSTREAM_CA'))
+    .addOption(
+      new Option('--port <port>', 'port to listen on (0: any free port)')
+        .env('BVS_MOCK_PORT')
+        .default(4010)
+        .argParser(integer('port', 0, 65535)),
+    )
+    .addOption(new Option('--host <host>', 'address to listen on').env('BVS_MOCK_HOST').default('127.0.0.1'))
+    .addOption(new Option('--http', 'serve plain HTTP instead of HTTPS').default(false))
+    .addOption(new Option('--tls-cert <file>', 'certificate (PEM) instead of a self-signed one').env('BVS_MOCK_TLS_CERT'))
+    .addOption(new Option('--tls-key <file>', 'private key (PEM) of --tls-cert').env('BVS_MOCK_TLS_KEY'))
+    .addOption(
+      new Option('--tls-hostnames <names>', 'more names for the self-signed certificate, comma-separated')
+        .env('BVS_MOCK_TLS_HOSTNAMES')
+        .default([])
+        .argParser(hostnames),
+    )
+    .addOption(
+      new Option('--control-token <token>', 'lock GET /_mock/drift: it then asks for Authorization: Bearer <token>')
+        .env('BVS_MOCK_CONTROL_TOKEN')
+        .argParser(controlToken),
+    )
+    .addOption(new Option('--report <file>', 'write the drift to this file when the proxy stops (SIGINT, SIGTERM)').env('BVS_MOCK_REPORT'))
+    .addOption(
+      new Option('--report-format <format>', 'json, markdown or junit (default: from the extension of --report: .md, .xml, else JSON)').choices([
+        'json',
+        'markdown',
+        'junit',
+      ]),
+    )
+    .addOption(new Option('--slow-ms <ms>', 'an answer slower than this is drift (default 5000)').argParser(integer('--slow-ms', 1, 600_000)))
+    .action(async (flags: ProxyFlags) => {
+      // A bad upstream is refused with exit 2 before anything listens: nothing would ever reach it.
+      const upstream = upstreamUrl(flags.upstream);
+      const reason = typeof upstream === 'string' ? upstream : await unreachable(upstream);
+      if (reason !== undefined) {
+        process.stderr.write(`bvs-mock proxy: --upstream ${flags.upstream}: ${reason}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      await runProxy(flags, upstream as URL);
+    });
+}
+
+/** The upstream's URL, or why it is not one the proxy can forward to. */
+function upstreamUrl(value: string): URL | string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "not a URL; give the service's base URL, like https://sandbox.example.com";
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `${url.protocol} is not HTTP; give an https:// (or http://) URL`;
+  if (url.username !== '' || url.password !== '') return 'the URL carries credentials; the client sends its own, and the proxy forwards them';
+  if (url.search !== '' || url.hash !== '') return 'the URL has a query or a fragment; give the base URL only';
+  return url;
+}
+
+/** Why nothing answers at the upstream's address (a connection refused, an unknown name, no answer in 10 s), or undefined. */
+function unreachable(url: URL): Promise<string | undefined> {
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  return new Promise((resolve) => {
+    const socket = connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port, timeout: 10_000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(undefined);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(`nothing answered at ${url.host} within 10 s`);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(`cannot connect to ${url.host} (${error.code ?? error.message})`));
+  });
+}
+
+async function runProxy(flags: ProxyFlags, upstream: URL): Promise<void> {
+  const read = (file: string, flag: string) => {
+    const read = readRegularFile({ file, limit: 1024 * 1024, expected: 'a PEM file', whenTooLarge: `check that ${flag} names a PEM file` });
+    if (!read.ok) throw new Error(`${flag} ${file}: ${read.message}`);
+    return read.text;
+  };
+  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined))
+    throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate');
+  const tls = flags.tlsCert === undefined ? undefined : { cert: read(flags.tlsCert, '--tls-cert'), key: read(flags.tlsKey!, '--tls-key') };
+  let proxy: StartedProxy;
+  try {
+    proxy = await startProxy({
+      upstream,
+      upstreamCa: flags.upstreamCa === undefined ? undefined : read(flags.upstreamCa, '--upstream-ca'),
+      port: flags.port,
+      host: flags.host,
+      http: flags.http,
+      tls,
+      tlsHostnames: flags.tlsHostnames,
+      controlToken: flags.controlToken ?? null,
+      slowAnswerMs: flags.slowMs,
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new Error(`port ${flags.port} on ${flags.host} is in use; choose another with --port`, { cause: error });
+    throw error;
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    let written = true;
+    if (flags.report !== undefined) {
+      try {
+        writeFileSync(flags.report, renderDrift(proxy.drift.answer(), driftFormatOf(flags.report, flags.reportFormat), upstream.origin, new Date()));
+        process.stdout.write(`bvs-mock proxy: drift written to ${flags.report}\n`);
+      } catch (error) {
+        written = false;
+        process.stderr.write(`bvs-mock proxy: --report ${flags.report}: ${(error as Error).message}\n`);
+      }
+    }
+    void proxy.close().then(() => {
+      process.stdout.write(`bvs-mock proxy: stopped (${signal})\n`);
+      process.exit(written ? 0 : 1);
+    });
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.stdout.write(
+    `bvs-mock proxy listening on ${proxy.url}, forwarding to ${upstream.origin}${upstream.pathname === '/' ? '' : upstream.pathname}\n  drift: ${proxy.url}/_mock/drift${flags.report === undefined ? '' : `; written to ${flags.report} at exit`}\n`,
+  );
+}
