@@ -12,6 +12,7 @@ const LAYERS = [
   ['delivery'],
   ['contract'],
   ['probes'],
+  ['relay'],
   ['world'],
   ['api'],
   ['openapi', 'client'],
