@@ -1,11 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import { validatePayload } from '../contract';
 import { post } from '../delivery/http-post';
+import type { ReceiverAuth } from '../probes/receiver-check';
 import type { RelayFinding, RelayReport, RelayedDelivery } from '../schemas';
 import { RelaySequence, type SeenEvent } from './relay-sequence';
 
 /** What the upstream authorizes each delivery with, as its endpoint was configured (`--auth none|secret:S|legacy:T`). */
-export type RelayAuth = { kind: 'none' } | { kind: 'secret' | 'legacy'; value: string };
+export type RelayAuth = ReceiverAuth;
 
 /** Options of {@link WebhookRelay}. */
 export interface WebhookRelayOptions {
