@@ -4,7 +4,7 @@ import type { RelayFinding } from '../schemas';
 export type SeenEvent = RelayFinding['events'][number];
 
 /** The rules of §6 the sequence is held to, as a finding quotes them. */
-export const ORDER_RULES = {
+const ORDER_RULES = {
   announce:
     '§6 Event order, rule 4, and Payload rules, rule 1: `entity_validation.stakeholder.created` announces the partners (its `related_entities`), so no event names a partner before it (docs/fidelity.md row 24)',
   ready:
