@@ -1,5 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { validatePayload } from '../contract';
+import { DELIVERY_ORIGIN_HEADER } from '../delivery/delivery-dispatcher';
 import { post } from '../delivery/http-post';
 import type { ReceiverAuth } from '../probes/receiver-check';
 import type { RelayFinding, RelayReport, RelayedDelivery } from '../schemas';
@@ -33,6 +34,12 @@ export interface RelayedAnswer {
   status: number;
   body: string;
 }
+
+/**
+ * The header on every forwarded delivery that names the relay instance forwarding it, so that a relay whose
+ * `--forward-to` points back at itself answers 508 instead of looping.
+ */
+const RELAY_HEADER = 'x-bvs-mock-relay';
 
 /** Deliveries kept at most; the oldest go first. */
 const MAX_DELIVERIES = 10_000;
@@ -81,11 +88,14 @@ export class WebhookRelay {
   /** Arrivals of each event, by type and resource id. */
   private readonly arrivals = new Map<string, number>();
   private count = 0;
+  private readonly instance = randomUUID();
 
   constructor(private readonly options: WebhookRelayOptions) {}
 
   /** Checks, records and forwards one delivery; answers what the service is to be answered. */
   async relay(incoming: IncomingDelivery): Promise<RelayedAnswer> {
+    if (incoming.headers[RELAY_HEADER] === this.instance)
+      return { status: 508, body: `bvs-mock listen: --forward-to ${this.options.forwardTo} points back at this relay, which would forward it for ever` };
     const arrivedAt = new Date().toISOString();
     this.count += 1;
     const id = `rly_${this.count}`;
@@ -104,10 +114,10 @@ export class WebhookRelay {
     this.checkAuthorization(incoming.headers.authorization, seen, treeId);
     if (attempt === 1 && parsed.ok) this.findings.push(...this.sequence.observe(seen, body));
 
-    const forwarded = Object.fromEntries(Object.entries(incoming.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+    const forwarded = Object.fromEntries(Object.entries(incoming.headers).filter(([name]) => !HOP_BY_HOP.has(name) && name !== RELAY_HEADER));
     const answer = await post({
       url: this.options.forwardTo,
-      headers: forwarded,
+      headers: { ...forwarded, [RELAY_HEADER]: this.instance },
       body: incoming.body,
       timeoutMs: this.options.timeoutMs,
       insecureTls: this.options.insecureTls,
@@ -118,7 +128,12 @@ export class WebhookRelay {
       event_type: eventType,
       resource_id: resourceId,
       tree_id: this.sequence.treeIdOf(body) ?? treeId,
-      headers: Object.fromEntries(Object.entries(forwarded).filter(([name]) => !CREDENTIAL_HEADERS.has(name))),
+      // The origin of a bvs-mock upstream differs from one server to the next and is nobody's business, as bvs-mock's own attempts show it.
+      headers: Object.fromEntries(
+        Object.entries(forwarded)
+          .filter(([name]) => !CREDENTIAL_HEADERS.has(name))
+          .map(([name, value]) => [name, name === DELIVERY_ORIGIN_HEADER ? '****' : value]),
+      ),
       body,
       arrived_at: arrivedAt,
       attempt,

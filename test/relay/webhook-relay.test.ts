@@ -6,6 +6,7 @@ import type { RelayAuth } from '../../src/relay/webhook-relay';
 import { RelayReport, parseWith } from '../../src/schemas';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../../src/testing';
 import { HAPPY_PARTNERS } from '../support/built-in-tins';
+import { freePort } from '../support/free-port';
 
 // `bvs-mock listen`: the relay between the service's deliveries and a local receiver (README "Relaying a sandbox's
 // webhooks"), fed by a second bvs-mock as the upstream, everything on 127.0.0.1.
@@ -71,6 +72,7 @@ test('every delivery of a happy-partners tree reaches the receiver with its head
   const root = relayed.deliveries[0]!.tree_id;
   expect(relayed.deliveries.every((delivery) => delivery.tree_id === root && delivery.attempt === 1 && delivery.answer.status === 200)).toBe(true);
   expect(relayed.deliveries.every((delivery) => delivery.path === '/hooks' && delivery.headers.authorization === undefined)).toBe(true);
+  expect(relayed.deliveries[0]!.headers['x-bvs-mock-origin']).toBe('****');
 });
 
 test("the receiver's 500 goes back to the upstream, which retries; the relay counts the attempts", async () => {
@@ -172,4 +174,24 @@ test('a body that is not an event envelope is reported with its JSON paths', asy
   const [finding] = (await report(running)).findings;
   expect(finding!.kind).toBe('envelope');
   expect(finding!.message).toMatch(/data_source_run_batch\.id/);
+});
+
+test('a relay whose --forward-to points back at itself answers 508 instead of forwarding for ever', async () => {
+  const port = await freePort();
+  relay = await startRelayServer({
+    host: '127.0.0.1',
+    port,
+    tls: null,
+    forwardTo: `http://127.0.0.1:${port}/again`,
+    auth: { kind: 'none' },
+    timeoutMs: 5_000,
+    insecureTls: false,
+    strict: false,
+  });
+  const { happyPartners } = await probePayloads();
+  const answer = await post(relay, happyPartners[0], {});
+  expect(answer.status).toBe(508);
+  expect(await answer.text()).toContain('points back at this relay');
+  const relayed = await report(relay);
+  expect(relayed.deliveries.map((delivery) => [delivery.path, delivery.answer.status])).toEqual([['/hooks', 508]]);
 });
