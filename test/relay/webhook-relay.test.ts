@@ -139,6 +139,25 @@ test('an out-of-order sequence is reported with the rule and the events involved
   expect(Date.parse(late!.events[0]!.arrived_at)).toBeLessThanOrEqual(Date.parse(late!.events[1]!.arrived_at));
 });
 
+test('an upstream whose child_batches_ready is held back past the report is reported naming the rule and both events', async () => {
+  const running = await startRelay({ kind: 'secret', value: SECRET });
+  upstream = createMock({ clock: 'manual', webhookUrl: `${running.url}/hooks`, webhookSecret: SECRET });
+  // A delivery held back joins its queue behind what was emitted meanwhile: the report overtakes it on the wire.
+  mockParts(upstream).world.faults.add({ kind: 'delay_delivery', share: 1, seconds: 600, event_type: 'data_source_run_batch.child_batches_ready' });
+  const created = mockParts(upstream).world.engine.createValidation({ organizationId: 'default', request: { tin: HAPPY_PARTNERS, country: 'CL' } });
+  if (!created.ok) throw new Error(created.message);
+  await upstream.drain();
+  const relayed = await report(running);
+  expect(relayed.deliveries.slice(-2).map((delivery) => delivery.event_type)).toEqual([
+    'data_source_run_batch.consolidated_report_ready',
+    'data_source_run_batch.child_batches_ready',
+  ]);
+  expect(relayed.findings.map((finding) => [finding.rule.split(':')[0], finding.message, finding.tree_id])).toEqual([
+    ['§6 Event order, rule 3, and Payload rules, rule 5', 'consolidated_report_ready came before child_batches_ready', created.value.id],
+  ]);
+  expect(relayed.findings[0]!.events.map((event) => event.delivery_id)).toEqual(relayed.deliveries.slice(-2).map((delivery) => delivery.id));
+});
+
 test('a delivery without the configured authorization, or with another secret, is reported and still relayed; no credential is kept', async () => {
   const running = await startRelay({ kind: 'secret', value: SECRET });
   const { happyPartners } = await probePayloads();
