@@ -158,6 +158,25 @@ test('an upstream whose child_batches_ready is held back past the report is repo
   expect(relayed.findings[0]!.events.map((event) => event.delivery_id)).toEqual(relayed.deliveries.slice(-2).map((delivery) => delivery.id));
 });
 
+test("a main run completing after its batch's ready, and a run after child_batches_ready, are each reported", async () => {
+  const running = await startRelay({ kind: 'secret', value: SECRET });
+  const { happyPartners } = await probePayloads();
+  const ready = happyPartners.findIndex((body) => body.type === 'data_source_run_batch.ready');
+  const cbr = happyPartners.findIndex((body) => body.type === 'data_source_run_batch.child_batches_ready');
+  // The main entity's last run moved after the ready; the last partner run moved after child_batches_ready.
+  const lastMainRun = ready - 1;
+  const lastPartnerRun = cbr - 1;
+  const crafted = happyPartners.filter((_body, at) => at !== lastMainRun && at !== lastPartnerRun);
+  crafted.splice(crafted.indexOf(happyPartners[ready]!) + 1, 0, happyPartners[lastMainRun]!);
+  crafted.splice(crafted.indexOf(happyPartners[cbr]!) + 1, 0, happyPartners[lastPartnerRun]!);
+  for (const body of crafted) expect((await post(running, body)).status).toBe(200);
+  const relayed = await report(running);
+  expect(relayed.findings.map((finding) => [finding.rule.split(':')[0], finding.events.map((event) => event.event_type)])).toEqual([
+    ['§6 Event order, rules 1 and 2', ['data_source_run_batch.ready', 'data_source_run_batch.data_source_run.ready']],
+    ['§6 Event order, rule 3, and Payload rules, rule 4', ['data_source_run_batch.child_batches_ready', 'data_source_run_batch.data_source_run.ready']],
+  ]);
+});
+
 test('a delivery without the configured authorization, or with another secret, is reported and still relayed; no credential is kept', async () => {
   const running = await startRelay({ kind: 'secret', value: SECRET });
   const { happyPartners } = await probePayloads();
