@@ -11,7 +11,7 @@ const LAYERS = [
   ['faults'],
   ['delivery'],
   ['contract'],
-  ['probes'],
+  ['probes', 'relay'],
   ['world'],
   ['api'],
   ['openapi', 'client', 'proxy'],

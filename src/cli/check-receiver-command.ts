@@ -16,7 +16,7 @@ interface CheckReceiverFlags {
 }
 
 /** `--auth none|secret:S|legacy:T`: how the receiver's endpoint authenticates deliveries. */
-function parseReceiverAuth(value: string): ReceiverAuth {
+export function parseReceiverAuth(value: string): ReceiverAuth {
   if (value === 'none') return { kind: 'none' };
   const match = /^(secret|legacy):([\x21-\x7e]+)$/.exec(value);
   if (!match) throw new InvalidArgumentError('must be none, secret:<the endpoint secret> or legacy:<the legacy webhook token>, like secret:whsec_abc');

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { ScenarioLibrary } from '../engine/scenarios';
 import { buildOpenApiDocument, documentToJson, documentToYaml } from '../openapi';
 import { checkReceiverCommand } from './check-receiver-command';
+import { listenCommand } from './listen-command';
 import { playCommand } from './play-command';
 import { printable } from './printable';
 import { proxyCommand } from './proxy-command';
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   program.addCommand(playCommand());
   program.addCommand(checkReceiverCommand());
   program.addCommand(readingsCommand());
+  program.addCommand(listenCommand());
 
   program
     .command('scenarios')

@@ -142,7 +142,7 @@ export function serverOptionsOf(flags: ServeFlags, log: ServeLog): ServerOptions
  * would block start-up) and anything over 1 MiB: a certificate is about 2 KB and a long chain a few
  * dozen, so a larger file is the wrong path, not a PEM.
  */
-function readPem(file: string, flag: string): string {
+export function readPem(file: string, flag: string): string {
   const MAX_PEM_FILE_BYTES = 1024 * 1024;
   const expected = flag === '--tls-key' ? 'a PEM private key' : 'a PEM certificate';
   const read = readRegularFile({

@@ -44,7 +44,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
   });
 }
 
-/** What differs between bvs-mock's two documents (the API's, the control API's). */
+/** What differs between bvs-mock's documents (the API's, the control API's, the tools'). */
 export interface DocumentHeading {
   title: string;
   version: string;

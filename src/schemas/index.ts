@@ -39,6 +39,7 @@ export * from './delivery-answers';
 export * from './fault-answers';
 export * from './processed-state';
 export * from './receiver-check-answers';
+export * from './relay-answers';
 export * from './report-answers';
 export * from './drift';
 export * from './session-answers';

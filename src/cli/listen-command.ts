@@ -1,0 +1,137 @@
+import { writeFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import { selfSignedCertificate } from '../http/self-signed-certificate';
+import type { ReceiverAuth } from '../probes/receiver-check';
+import { receiverUrl } from '../probes/receiver-url';
+import { RELAY_REPORT_PATH, startRelayServer, type RunningRelay } from '../relay/relay-server';
+import { parseReceiverAuth } from './check-receiver-command';
+import { printable } from './printable';
+import { controlToken, hostnames, integer } from './serve-flag-values';
+import { readPem } from './serve-flags';
+
+interface ListenFlags {
+  forwardTo?: string;
+  auth?: ReceiverAuth;
+  port: number;
+  host: string;
+  http: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  tlsHostnames: string[];
+  writeCertificate?: string;
+  controlToken?: string;
+  report?: string;
+  timeout: number;
+  insecureWebhookTls: boolean;
+  strict: boolean;
+}
+
+const AUTH_REQUIRED =
+  '--auth is required: what the service sends on each delivery, as its endpoint is configured: none (auth_type none), secret:<the endpoint secret> or legacy:<the legacy webhook token>';
+
+/**
+ * `bvs-mock listen --forward-to URL --auth A`: the webhook relay (README "Relaying a sandbox's webhooks"). The service's
+ * endpoint points at it; each delivery is checked (envelope, authorization, order per validation tree), forwarded with
+ * its headers to the local receiver, and answered with the receiver's answer, so the service's retries are real.
+ */
+export function listenCommand(): Command {
+  return new Command('listen')
+    .description(
+      "relay the service's webhook deliveries to a local receiver (--forward-to), checking each one's envelope, authorization and order; GET /_mock/relay answers what it found",
+    )
+    .addOption(new Option('--forward-to <url>', 'required: the local receiver each delivery is forwarded to'))
+    .addOption(new Option('--auth <auth>', 'required: what the service authorizes each delivery with: none, secret:S or legacy:T').argParser(parseReceiverAuth))
+    .addOption(
+      new Option('--port <port>', 'port to listen on (0: any free port)')
+        .env('BVS_MOCK_LISTEN_PORT')
+        .default(4020)
+        .argParser(integer('port', 0, 65535)),
+    )
+    .addOption(new Option('--host <host>', 'address to listen on (0.0.0.0 in a container)').env('BVS_MOCK_HOST').default('127.0.0.1'))
+    .addOption(new Option('--http', 'serve plain HTTP instead of HTTPS').default(false))
+    .addOption(new Option('--tls-cert <file>', 'certificate (PEM) instead of a self-signed one').env('BVS_MOCK_TLS_CERT'))
+    .addOption(new Option('--tls-key <file>', 'private key (PEM) of --tls-cert').env('BVS_MOCK_TLS_KEY'))
+    .addOption(new Option('--tls-hostnames <names>', 'more names of the self-signed certificate, comma-separated').default([]).argParser(hostnames))
+    .addOption(new Option('--write-certificate <file>', 'write the certificate served (PEM) to FILE on start'))
+    .addOption(
+      new Option('--control-token <token>', `require Authorization: Bearer <token> on GET ${RELAY_REPORT_PATH}`)
+        .env('BVS_MOCK_CONTROL_TOKEN')
+        .argParser(controlToken),
+    )
+    .addOption(new Option('--report <file>', 'write the deliveries and findings (JSON) to FILE when stopped (SIGINT, SIGTERM)'))
+    .addOption(
+      new Option('--timeout <ms>', 'real milliseconds the receiver has to answer; past it the service is answered 502')
+        .default(10_000)
+        .argParser(integer('--timeout', 1, 600_000)),
+    )
+    .addOption(new Option('--insecure-webhook-tls', "accept the receiver's self-signed certificate").default(false))
+    .addOption(new Option('--strict', 'report fields the contract does not list (tolerated by default, as a client must)').default(false))
+    .action(async (flags: ListenFlags) => {
+      await listen(flags);
+    });
+}
+
+async function listen(flags: ListenFlags): Promise<void> {
+  if (flags.forwardTo === undefined) throw new Error('--forward-to is required: the local receiver, like http://127.0.0.1:3000/webhooks');
+  const target = receiverUrl(flags.forwardTo, 'tester');
+  if (!target.ok) throw new Error(`--forward-to: ${target.message}`);
+  if (flags.auth === undefined) throw new Error(AUTH_REQUIRED);
+  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined))
+    throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate');
+  if (flags.http && (flags.tlsCert !== undefined || flags.writeCertificate !== undefined))
+    throw new Error('--http serves plain HTTP, so --tls-cert, --tls-key and --write-certificate have no use with it');
+  const tls = flags.http
+    ? null
+    : flags.tlsCert !== undefined
+      ? { cert: readPem(flags.tlsCert, '--tls-cert'), key: readPem(flags.tlsKey!, '--tls-key') }
+      : await selfSignedCertificate([flags.host, ...flags.tlsHostnames]);
+  let running: RunningRelay;
+  try {
+    running = await startRelayServer({
+      host: flags.host,
+      port: flags.port,
+      tls,
+      controlToken: flags.controlToken,
+      forwardTo: target.url,
+      auth: flags.auth,
+      timeoutMs: flags.timeout,
+      insecureTls: flags.insecureWebhookTls,
+      strict: flags.strict,
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new Error(`port ${flags.port} on ${flags.host} is in use; choose another with --port (or BVS_MOCK_LISTEN_PORT)`, { cause: error });
+    throw error;
+  }
+  if (flags.writeCertificate !== undefined && tls !== null) writeFileSync(flags.writeCertificate, tls.cert);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    const report = running.relay.report();
+    let code = 0;
+    if (flags.report !== undefined) {
+      try {
+        writeFileSync(flags.report, `${JSON.stringify(report, null, 2)}\n`);
+      } catch (error) {
+        process.stderr.write(`bvs-mock listen: --report ${flags.report}: cannot write it: ${(error as Error).message}\n`);
+        code = 1;
+      }
+    }
+    void running.close().then(() => {
+      process.stdout.write(
+        `bvs-mock listen: stopped (${signal}): ${report.deliveries.length} deliveries relayed, ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}\n`,
+      );
+      process.exit(code);
+    });
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.stdout.write(
+    [
+      `bvs-mock listen: relaying webhook deliveries posted to ${running.url}/ (any path) to ${printable(target.url)}`,
+      `  point the service's webhook endpoint at a URL that reaches ${running.url}; findings and deliveries: GET ${running.url}${RELAY_REPORT_PATH}`,
+      '',
+    ].join('\n'),
+  );
+}
