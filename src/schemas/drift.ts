@@ -23,12 +23,10 @@ export const DriftDifference = outbound(
     operation: z.string().openapi({ description: 'The operationId of the API operation, as the document names it (`getEntityValidation`).' }),
     side: z.enum(['request', 'answer']).openapi({ description: "Whether the client's request or the upstream's answer differs." }),
     kind: DriftKind,
-    path: z
-      .string()
-      .openapi({
-        description:
-          'Where, as a JSON path (`$.data_source_run_batches[0].status`); `$status` for the status code, `$time` for the answer time, `$headers["content-type"]` for a header.',
-      }),
+    path: z.string().openapi({
+      description:
+        'Where, as a JSON path (`$.data_source_run_batches[0].status`); `$status` for the status code, `$time` for the answer time, `$headers["content-type"]` for a header.',
+    }),
     expected: z.string().openapi({ description: 'What the contract says.' }),
     actual: z.string().openapi({ description: 'What was sent, credentials masked.' }),
     row: z.number().int().positive().nullable().openapi({ description: 'The row of docs/fidelity.md the difference concerns, where one does.' }),
