@@ -5,7 +5,9 @@ import type { ReceiverAuth } from '../probes/receiver-check';
 import { receiverUrl } from '../probes/receiver-url';
 import { RELAY_REPORT_PATH, startRelayServer, type RunningRelay } from '../relay/relay-server';
 import { parseReceiverAuth } from './check-receiver-command';
+import { Recorder } from '../proxy/recorder';
 import { printable } from './printable';
+import { collect, liveWriter } from './record-flags';
 import { controlToken, hostnames, integer } from './serve-flag-values';
 import { readPem } from './serve-flags';
 
@@ -24,6 +26,8 @@ interface ListenFlags {
   timeout: number;
   insecureWebhookTls: boolean;
   strict: boolean;
+  record?: string;
+  redact: string[];
 }
 
 const AUTH_REQUIRED =
@@ -59,6 +63,8 @@ export function listenCommand(): Command {
         .argParser(controlToken),
     )
     .addOption(new Option('--report <file>', 'write the deliveries and findings (JSON) to FILE when stopped (SIGINT, SIGTERM)'))
+    .addOption(new Option('--record <file>', 'record every delivery (credentials left out) to FILE, kept up to date and written whole at exit'))
+    .addOption(new Option('--redact <path>', 'mask this JSON path in recorded bodies, like $..display_name (repeatable)').default([]).argParser(collect))
     .addOption(
       new Option('--timeout <ms>', 'real milliseconds the receiver has to answer; past it the service is answered 502')
         .default(10_000)
@@ -85,6 +91,8 @@ async function listen(flags: ListenFlags): Promise<void> {
     : flags.tlsCert !== undefined
       ? { cert: readPem(flags.tlsCert, '--tls-cert'), key: readPem(flags.tlsKey!, '--tls-key') }
       : await selfSignedCertificate([flags.host, ...flags.tlsHostnames]);
+  const recorder = flags.record === undefined ? undefined : new Recorder({ source: 'listen', peer: printable(target.url), redact: flags.redact });
+  const live = recorder === undefined ? undefined : liveWriter(recorder, flags.record!);
   let running: RunningRelay;
   try {
     running = await startRelayServer({
@@ -97,6 +105,13 @@ async function listen(flags: ListenFlags): Promise<void> {
       timeoutMs: flags.timeout,
       insecureTls: flags.insecureWebhookTls,
       strict: flags.strict,
+      onDelivery:
+        recorder === undefined
+          ? undefined
+          : (delivery) => {
+              recorder.addDelivery(delivery);
+              live!.soon();
+            },
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
@@ -115,6 +130,14 @@ async function listen(flags: ListenFlags): Promise<void> {
         writeFileSync(flags.report, `${JSON.stringify(report, null, 2)}\n`);
       } catch (error) {
         process.stderr.write(`bvs-mock listen: --report ${flags.report}: cannot write it: ${(error as Error).message}\n`);
+        code = 1;
+      }
+    }
+    if (recorder !== undefined) {
+      try {
+        live!.now();
+      } catch (error) {
+        process.stderr.write(`bvs-mock listen: --record ${flags.record}: cannot write it: ${(error as Error).message}\n`);
         code = 1;
       }
     }

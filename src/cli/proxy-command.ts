@@ -4,6 +4,8 @@ import { Command, Option } from 'commander';
 import { readRegularFile } from '../files/read-regular-file';
 import { startProxy, type StartedProxy } from '../http/start-proxy';
 import { driftFormatOf, renderDrift } from '../proxy/drift-report';
+import { Recorder } from '../proxy/recorder';
+import { collect, liveWriter } from './record-flags';
 import { controlToken, hostnames, integer } from './serve-flag-values';
 
 /** Options of `bvs-mock proxy`, after flags and environment variables are read. */
@@ -20,6 +22,8 @@ interface ProxyFlags {
   report?: string;
   reportFormat?: 'json' | 'markdown' | 'junit';
   slowMs?: number;
+  record?: string;
+  redact: string[];
 }
 
 /**
@@ -63,6 +67,10 @@ export function proxyCommand(): Command {
         'junit',
       ]),
     )
+    .addOption(
+      new Option('--record <file>', 'record every exchange (credentials left out) to FILE, kept up to date and written whole at exit').env('BVS_MOCK_RECORD'),
+    )
+    .addOption(new Option('--redact <path>', 'mask this JSON path in recorded bodies, like $..display_name (repeatable)').default([]).argParser(collect))
     .addOption(new Option('--slow-ms <ms>', 'an answer slower than this is drift (default 5000)').argParser(integer('--slow-ms', 1, 600_000)))
     .action(async (flags: ProxyFlags) => {
       // A bad upstream is refused with exit 2 before anything listens: nothing would ever reach it.
@@ -117,6 +125,8 @@ async function runProxy(flags: ProxyFlags, upstream: URL): Promise<void> {
   if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined))
     throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate');
   const tls = flags.tlsCert === undefined ? undefined : { cert: read(flags.tlsCert, '--tls-cert'), key: read(flags.tlsKey!, '--tls-key') };
+  const recorder = flags.record === undefined ? undefined : new Recorder({ source: 'proxy', peer: upstream.origin, redact: flags.redact });
+  const live = recorder === undefined ? undefined : liveWriter(recorder, flags.record!);
   let proxy: StartedProxy;
   try {
     proxy = await startProxy({
@@ -129,6 +139,13 @@ async function runProxy(flags: ProxyFlags, upstream: URL): Promise<void> {
       tlsHostnames: flags.tlsHostnames,
       controlToken: flags.controlToken ?? null,
       slowAnswerMs: flags.slowMs,
+      onExchange:
+        recorder === undefined
+          ? undefined
+          : (exchange) => {
+              recorder.addExchange(exchange);
+              live!.soon();
+            },
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
@@ -147,6 +164,15 @@ async function runProxy(flags: ProxyFlags, upstream: URL): Promise<void> {
       } catch (error) {
         written = false;
         process.stderr.write(`bvs-mock proxy: --report ${flags.report}: ${(error as Error).message}\n`);
+      }
+    }
+    if (recorder !== undefined) {
+      try {
+        live!.now();
+        process.stdout.write(`bvs-mock proxy: recording written to ${flags.record}\n`);
+      } catch (error) {
+        written = false;
+        process.stderr.write(`bvs-mock proxy: --record ${flags.record}: ${(error as Error).message}\n`);
       }
     }
     void proxy.close().then(() => {

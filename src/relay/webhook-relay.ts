@@ -20,6 +20,8 @@ export interface WebhookRelayOptions {
   insecureTls: boolean;
   /** Reject fields the contract does not list (tolerated by default, as a client must). */
   strict: boolean;
+  /** Called with each delivery once relayed, as kept (a recording keeps them). */
+  onDelivery?: (delivery: RelayedDelivery) => void;
 }
 
 /** A delivery as it arrived. */
@@ -149,6 +151,7 @@ export class WebhookRelay {
   }
 
   private keep(delivery: RelayedDelivery): void {
+    this.options.onDelivery?.(delivery);
     this.deliveries.push(delivery);
     if (this.deliveries.length > MAX_DELIVERIES) this.deliveries.shift();
   }

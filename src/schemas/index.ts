@@ -40,6 +40,7 @@ export * from './fault-answers';
 export * from './processed-state';
 export * from './receiver-check-answers';
 export * from './relay-answers';
+export * from './recording';
 export * from './report-answers';
 export * from './drift';
 export * from './session-answers';
