@@ -1,4 +1,4 @@
-import { startServer, type ServerOptions } from '../../src/http';
+import { startServer, type ServerOptions, type StartedServer } from '../../src/http';
 import { selfSignedCertificate } from '../../src/http/self-signed-certificate';
 import { startProxy } from '../../src/http/start-proxy';
 import { Recorder } from '../../src/proxy/recorder';
@@ -26,6 +26,8 @@ export interface RecordedPlay {
   listen: Recording;
   /** The upstream's emitted events for the tree, in order (what the recording is to reproduce). */
   emitted: EmittedEvent[];
+  /** The create's `created_at`: t = 0 of the play. */
+  createdAt: string;
   /** Every credential and token the play used: none may be in a recording. */
   secrets: string[];
 }
@@ -43,6 +45,8 @@ export async function recordPlay(options: {
   webhookAuth?: WebhookAuth;
   redact?: string[];
   upstream?: ServerOptions;
+  /** Called with the upstream before the play (to load scenarios into it). */
+  prepare?: (upstream: StartedServer) => void;
 }): Promise<RecordedPlay> {
   const clientAuth = options.clientAuth ?? 'api-key';
   const webhookAuth = options.webhookAuth ?? 'endpoint-secret';
@@ -71,6 +75,7 @@ export async function recordPlay(options: {
     ...(webhookAuth === 'endpoint-secret' ? { webhookUrl: hooks, webhookSecret: CREDENTIALS.endpointSecret } : {}),
     ...options.upstream,
   });
+  options.prepare?.(upstream);
   const proxyRecorder = new Recorder({ source: 'proxy', peer: upstream.url, redact: options.redact });
   const proxy = await startProxy({
     upstream: new URL(upstream.url),
@@ -128,7 +133,7 @@ export async function recordPlay(options: {
     const validation = json(await client.request(`/api/v2/entity_validations/${created.id}`, { headers }));
     for (const batch of validation.data_source_run_batches as Array<{ id: string }>)
       await client.request(`/api/v2/data_source_run_batches/${batch.id}`, { headers });
-    return { proxy: proxyRecorder.recording(), listen: listenRecorder.recording(), emitted: await control.eventsFor(created.id), secrets };
+    return { proxy: proxyRecorder.recording(), listen: listenRecorder.recording(), emitted: await control.eventsFor(created.id), secrets, createdAt: created.created_at };
   } finally {
     client.close();
     await proxy.close();

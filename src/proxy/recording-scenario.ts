@@ -1,0 +1,126 @@
+import type { Recording, ScenarioInput } from '../schemas';
+import { treeFacts, treeIds, type SeenBatch, type SeenRun, type TreeFacts } from './recording-facts';
+
+type EntityInput = ScenarioInput['entity'];
+type PartnerInput = NonNullable<EntityInput['partners']>[number];
+type RunInput = EntityInput['runs'][number];
+type Outcome = RunInput['outcomes'][number];
+
+const TERMINAL = new Set(['succeeded', 'definitive_error']);
+
+/** Options of {@link scenarioFromRecording}. */
+export interface FromRecordingOptions {
+  name: string;
+  /** The main validation of the tree to write; default: the only tree, else an error naming them. */
+  tree?: string;
+}
+
+/** A duration as a scenario file writes it: whole seconds as `20s`, else milliseconds. */
+function duration(ms: number): string {
+  const whole = Math.max(0, Math.round(ms));
+  return whole % 1000 === 0 ? `${whole / 1000}s` : `${whole}ms`;
+}
+
+/**
+ * The scenario that plays the recorded tree (`bvs-mock scenario from-recording`): its entities, runs and their
+ * outcomes with the observed delays (from the service's own timestamps: `created_at`, `succeeded_at`, `updated_at`),
+ * alerts, partners, formation and settings. Throws an error saying what is missing when the recordings hold no tree.
+ */
+export function scenarioFromRecording(recordings: readonly Recording[], options: FromRecordingOptions): ScenarioInput {
+  const trees = treeIds(recordings);
+  if (trees.length === 0) throw new Error('the recording holds no validation tree: record a create call (proxy) or its deliveries (listen)');
+  const rootId = options.tree ?? trees[0]!;
+  if (options.tree === undefined && trees.length > 1) throw new Error(`the recording holds ${trees.length} trees (${trees.join(', ')}); choose one with --tree`);
+  if (!trees.includes(rootId)) throw new Error(`--tree ${rootId}: not a tree of the recording (${trees.join(', ')})`);
+  const facts = treeFacts(recordings, rootId);
+  const root = facts.entities.get(rootId);
+  if (root === undefined) throw new Error(`the recording never shows the validation ${rootId} itself (a create's answer, a read or a stakeholder.created)`);
+  const rootBatch = [...facts.batches.values()]
+    .filter((batch) => batch.entity_validation_id === rootId && batch.parent_batch_id === null)
+    .sort((a, b) => a.created_at.localeCompare(b.created_at))[0];
+  if (rootBatch === undefined) throw new Error(`the recording never shows the batch of ${rootId}: read the validation once through the proxy`);
+
+  const entity = entityOf(facts, rootBatch, null) as EntityInput;
+  const scenario: ScenarioInput = {
+    name: options.name,
+    description: `Recorded from ${recordings.map((recording) => `${recording.source} ${recording.peer}`).join(' and ')}: the tree of ${root.display_name} (${rootId}), ${facts.events.length} events.`,
+    tins: [root.tin],
+    entity,
+  };
+  const types = facts.events.map((event) => event.type);
+  const completedAt = facts.events.find((event) => event.type === 'data_source_run_batch.child_batches_ready')?.at;
+  const reportAt = facts.events.find((event) => event.type === 'data_source_run_batch.consolidated_report_ready')?.at;
+  const failed = [...facts.batches.values()].some((batch) => batch.data_source_runs.some((run) => run.status === 'definitive_error'));
+  if (!failed && reportAt !== undefined) {
+    scenario.settings = { child_batches_ready: types.includes('data_source_run_batch.child_batches_ready') };
+    scenario.report_after = duration(reportAt - (completedAt ?? lastEnd(facts)));
+  }
+  return scenario;
+}
+
+/** The latest end of any run of the tree. */
+function lastEnd(facts: TreeFacts): number {
+  return Math.max(...[...facts.batches.values()].flatMap((batch) => batch.data_source_runs.map((run) => endOf(facts, batch, run) ?? 0)));
+}
+
+/** When a run ended: its ready event's instant, else its `succeeded_at`, else its batch's last change. */
+function endOf(facts: TreeFacts, batch: SeenBatch, run: SeenRun): number | undefined {
+  const event = facts.events.find(
+    (candidate) => candidate.type === 'data_source_run_batch.data_source_run.ready' && (candidate.body.data_source_run as { id?: string } | undefined)?.id === run.id,
+  );
+  if (event !== undefined) return event.at;
+  if (run.succeeded_at !== null) return Date.parse(run.succeeded_at);
+  return TERMINAL.has(run.status) ? Date.parse(batch.updated_at) : undefined;
+}
+
+function outcomesOf(facts: TreeFacts, batch: SeenBatch, run: SeenRun): Outcome[] {
+  const start = Date.parse(batch.created_at);
+  const end = endOf(facts, batch, run);
+  const seen = facts.statuses.get(run.id) ?? [run.status];
+  const outcomes: Outcome[] = [];
+  if (seen.includes('missing_input_data')) outcomes.push({ missing_input_data: duration(0) });
+  const last = seen.filter((status) => TERMINAL.has(status)).at(-1);
+  if (last === undefined) {
+    // Never seen to end: it waits for input (when it was seen waiting) or for longer than the recording lasted.
+    if (outcomes.length === 0) outcomes.push({ missing_input_data: duration(0) });
+    return outcomes;
+  }
+  const total = end === undefined ? 0 : end - start;
+  // A temporary error sends no event (spec §3): when a read saw one, it is written half-way, the retry after it.
+  if (seen.includes('temporary_error') && outcomes.length === 0) outcomes.push({ temporary_error: duration(total / 2) }, { [last]: duration(total - Math.round(total / 2)) } as Outcome);
+  else outcomes.push({ [last]: duration(outcomes.length > 0 ? 0 : total) } as Outcome);
+  return outcomes;
+}
+
+/** The entity of a batch, with its runs, alerts and the partners of its child batches, nested. */
+function entityOf(facts: TreeFacts, batch: SeenBatch, parentCountry: string | null): EntityInput | PartnerInput {
+  const seen = facts.entities.get(batch.entity_validation_id);
+  if (seen === undefined) throw new Error(`the recording never shows the validation ${batch.entity_validation_id} of batch ${batch.id}`);
+  const runs: RunInput[] = batch.data_source_runs.map((run) => ({ type: run.type, outcomes: outcomesOf(facts, batch, run) }));
+  const ends = new Map(batch.data_source_runs.map((run) => [run.type, endOf(facts, batch, run)]));
+  const alerts = batch.raised_alerts.map((alert) => {
+    const at = facts.alertSeenAt.get(alert.id) ?? Number.POSITIVE_INFINITY;
+    // Raised by the run of this entity that ended last before the alert was first shown.
+    const by = [...ends.entries()].filter(([, end]) => end !== undefined && end <= at).sort((a, b) => b[1]! - a[1]!)[0]?.[0];
+    return { name: alert.name, severity: alert.severity as 'low', ...(by === undefined ? {} : { raised_by: by }) };
+  });
+  const children = batch.child_batches.map((child) => facts.batches.get(child.id)).filter((child): child is SeenBatch => child !== undefined);
+  const partners = children.map((child) => entityOf(facts, child, parentCountry ?? seen.country) as PartnerInput);
+  const discoveredAt = children.length === 0 ? undefined : Math.min(...children.map((child) => Date.parse(child.created_at)));
+  const discoverer = [...ends.entries()].find(([, end]) => end !== undefined && end === discoveredAt)?.[0];
+  const fullName = [seen.name, seen.surname].filter((part) => part !== '').join(' ');
+  const entity: Record<string, unknown> = {
+    tin: seen.tin,
+    ...(parentCountry === null || seen.country !== parentCountry ? { country: seen.country } : {}),
+    category: seen.category,
+    name: seen.name,
+    ...(seen.surname === '' ? {} : { surname: seen.surname }),
+    ...(seen.display_name === fullName ? {} : { display_name: seen.display_name }),
+    ...(parentCountry !== null && seen.risk_level != null ? { risk_level: seen.risk_level } : {}),
+    runs,
+    ...(alerts.length === 0 ? {} : { alerts }),
+    ...(discoverer === undefined ? {} : { partners_discovered_by: discoverer }),
+    ...(partners.length === 0 ? {} : { partners }),
+  };
+  return entity as unknown as EntityInput;
+}

@@ -1,0 +1,40 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { loadScenarioFile } from '../../src/engine/scenarios';
+import { mockParts } from '../../src/mock/create-mock';
+import { scenarioFromRecording } from '../../src/proxy/recording-scenario';
+import { SCENARIOS } from '../../src/testing';
+import { recordPlay, type RecordedPlay } from '../support/recording-rig';
+
+// A recording of each built-in scenario, through proxy and listen, becomes a scenario file that plays the same
+// events in the same order at the same simulated offsets.
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'bvs-recording-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Each event's type and simulated offset from the create, in ms. */
+function timeline(play: RecordedPlay): string[] {
+  const start = Date.parse(play.createdAt);
+  return play.emitted.map((event) => `${Date.parse(event.emitted_at) - start}ms ${event.type}`);
+}
+
+test.each(Object.values(SCENARIOS).map((scenario) => [scenario.name, scenario]))(
+  'the recording of %s becomes a scenario file that plays the same events at the same offsets',
+  async (_name, { name, tin, country }) => {
+    const recorded = await recordPlay({ tin, country });
+    const input = scenarioFromRecording([recorded.proxy, recorded.listen], { name });
+    const file = join(dir, `${name}.yaml`);
+    writeFileSync(file, stringify(input));
+    const loaded = loadScenarioFile(file);
+    if (!loaded.ok) throw new Error(loaded.issues.map((issue) => `${issue.path}: ${issue.message}`).join('\n'));
+    // Played in place of the built-in scenario of that name, on a fresh upstream.
+    const replayed = await recordPlay({ tin, country, prepare: (upstream) => mockParts(upstream).world.scenarios.loadDirectory(dir, { override: true }) });
+    expect(timeline(replayed)).toEqual(timeline(recorded));
+    expect(timeline(recorded).length).toBeGreaterThan(3);
+  },
+);
