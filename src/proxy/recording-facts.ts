@@ -41,6 +41,8 @@ export interface SeenEvent {
   at: number;
   /** Whether `at` came from a timestamp of the payload that marks the event's own instant. */
   exact: boolean;
+  /** Real time of arrival at `bvs-mock listen`, ms since the epoch. */
+  arrived: number;
 }
 
 /** What a recording (or two, the proxy's and the listener's) tells of one validation tree. */
@@ -96,7 +98,7 @@ export function treeFacts(recordings: readonly Recording[], rootId: string): Tre
       if (!deliveries.has(delivery.id)) continue;
       bodies.push(delivery.body);
       if (delivery.attempt === 1 && isObject(delivery.body) && typeof delivery.body.type === 'string')
-        facts.events.push({ type: delivery.body.type, body: delivery.body, at: NaN, exact: false });
+        facts.events.push({ type: delivery.body.type, body: delivery.body, at: NaN, exact: false, arrived: Date.parse(delivery.arrived_at) });
     }
   }
   for (const body of bodies) collect(facts, body);
@@ -158,22 +160,26 @@ function ownInstant(event: SeenEvent): number | undefined {
 }
 
 /**
- * Gives each event its instant: the payload's own where it has one; otherwise (a run that failed, whose
- * `succeeded_at` is null) its batch's last change if that falls between the events around it, else the event before.
- * Instants never go back: the service sent the events in order.
+ * Gives each event its instant: the payload's own where it has one. Otherwise (a run that failed, whose `succeeded_at`
+ * is null) its batch's last change when that falls before the next event the payloads time, else the arrival times
+ * between the timed events around it scaled to their instants (a real service's clock runs at the wall clock's pace),
+ * to the second. Instants never go back: the service sent the events in order.
  */
 function timeEvents(facts: TreeFacts): void {
   const own = facts.events.map(ownInstant);
-  let previous = time(facts.entities.get(facts.rootId)?.created_at) ?? Number.NEGATIVE_INFINITY;
+  const start = time(facts.entities.get(facts.rootId)?.created_at) ?? Number.NEGATIVE_INFINITY;
+  let previous = start;
   facts.events.forEach((event, index) => {
     let at = own[index];
     event.exact = at !== undefined;
     if (at === undefined) {
-      const next = own.slice(index + 1).find((candidate) => candidate !== undefined) ?? Number.POSITIVE_INFINITY;
+      const nextIndex = own.findIndex((candidate, later) => later > index && candidate !== undefined);
+      const next = nextIndex < 0 ? Number.POSITIVE_INFINITY : own[nextIndex]!;
       const run = event.body.data_source_run;
       const batchId = isObject(run) ? String(run.data_source_run_batch_id) : '';
       const updated = time(facts.batches.get(batchId)?.updated_at);
-      at = updated !== undefined && updated >= previous && updated <= next ? updated : previous;
+      if (updated !== undefined && updated >= previous && updated < next) at = updated;
+      else at = interpolated(facts.events, index, nextIndex, next, previous);
     }
     event.at = Math.max(at, previous);
     previous = event.at;
@@ -181,4 +187,15 @@ function timeEvents(facts: TreeFacts): void {
       if (String(object.id).startsWith('rlal_') && !facts.alertSeenAt.has(String(object.id))) facts.alertSeenAt.set(String(object.id), event.at);
     });
   });
+}
+
+/** The instant of event `index` from its arrival, between the timed event before it (`previous`) and the next (`next`, at `nextIndex`). */
+function interpolated(events: readonly SeenEvent[], index: number, nextIndex: number, next: number, previous: number): number {
+  const before = events.slice(0, index).findLast((event) => event.exact);
+  if (before === undefined || nextIndex < 0 || !Number.isFinite(previous)) return previous;
+  const after = events[nextIndex]!;
+  const real = after.arrived - before.arrived;
+  if (!(real > 0)) return previous;
+  const gap = ((events[index]!.arrived - before.arrived) * (next - before.at)) / real;
+  return Math.min(next, Math.max(previous, before.at + Math.round(gap / 1000) * 1000));
 }

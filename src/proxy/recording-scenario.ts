@@ -108,6 +108,7 @@ function entityOf(facts: TreeFacts, batch: SeenBatch, parentCountry: string | nu
   const partners = children.map((child) => entityOf(facts, child, parentCountry ?? seen.country) as PartnerInput);
   const discoveredAt = children.length === 0 ? undefined : Math.min(...children.map((child) => Date.parse(child.created_at)));
   const discoverer = [...ends.entries()].find(([, end]) => end !== undefined && end === discoveredAt)?.[0];
+  const formation = formationOf(facts, batch.entity_validation_id, ends, discoverer);
   const fullName = [seen.name, seen.surname].filter((part) => part !== '').join(' ');
   const entity: Record<string, unknown> = {
     tin: seen.tin,
@@ -120,7 +121,48 @@ function entityOf(facts: TreeFacts, batch: SeenBatch, parentCountry: string | nu
     runs,
     ...(alerts.length === 0 ? {} : { alerts }),
     ...(discoverer === undefined ? {} : { partners_discovered_by: discoverer }),
+    ...(formation === undefined ? {} : { formation }),
     ...(partners.length === 0 ? {} : { partners }),
   };
   return entity as unknown as EntityInput;
+}
+
+/**
+ * The formation of an entity, from its `formation.ready` event: the societary data as sent, read after the run that
+ * discovers the partners (else the last run to succeed before it), `ready_after` the time between.
+ */
+function formationOf(facts: TreeFacts, validationId: string, ends: Map<string, number | undefined>, discoverer: string | undefined): Record<string, unknown> | undefined {
+  const event = facts.events.find(
+    (candidate) => candidate.type === 'entity_validation.formation.ready' && (candidate.body.formation as { entity_validation_id?: string })?.entity_validation_id === validationId,
+  );
+  if (event === undefined) return undefined;
+  const sent = event.body.formation as Record<string, any>;
+  const discovered = discoverer === undefined ? undefined : ends.get(discoverer);
+  const source =
+    discovered !== undefined && discovered <= event.at
+      ? discoverer!
+      : [...ends.entries()].filter(([, end]) => end !== undefined && end <= event.at).sort((a, b) => b[1]! - a[1]!)[0]?.[0];
+  return {
+    company_type: sent.company_type,
+    registry: sent.registry,
+    fantasy_name: sent.fantasy_name,
+    constitution_date: String(sent.constitution_date).slice(0, 10),
+    duration: sent.duration,
+    activity_description: sent.activity_description,
+    requires_manual_review: sent.requires_manual_review,
+    manual_review_codes: sent.manual_review_codes,
+    administration: sent.administration,
+    equity: sent.equity,
+    stakeholders: (sent.stakeholders as Array<Record<string, unknown>>).map(({ tin, roles, ubo, participation, shares, amount, faculties }) => ({
+      tin,
+      roles,
+      ubo,
+      participation,
+      shares,
+      amount,
+      faculties,
+    })),
+    documents: (sent.documents as Array<Record<string, unknown>>).map(({ name, label, source: from, cve }) => ({ name, label, source: from, cve })),
+    ...(source === undefined ? {} : { source_run: source, ready_after: duration(event.at - ends.get(source)!) }),
+  };
 }
