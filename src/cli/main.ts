@@ -7,6 +7,7 @@ import { playCommand } from './play-command';
 import { printable } from './printable';
 import { proxyCommand } from './proxy-command';
 import { readingsCommand } from './readings-command';
+import { scenarioCommand } from './scenario-command';
 import { serveCommand } from './serve-command';
 import { validateCommand } from './validate-command';
 import { VERSION } from '../version';
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   program.addCommand(checkReceiverCommand());
   program.addCommand(readingsCommand());
   program.addCommand(listenCommand());
+  program.addCommand(scenarioCommand());
 
   program
     .command('scenarios')

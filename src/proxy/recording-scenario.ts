@@ -30,7 +30,8 @@ export function scenarioFromRecording(recordings: readonly Recording[], options:
   const trees = treeIds(recordings);
   if (trees.length === 0) throw new Error('the recording holds no validation tree: record a create call (proxy) or its deliveries (listen)');
   const rootId = options.tree ?? trees[0]!;
-  if (options.tree === undefined && trees.length > 1) throw new Error(`the recording holds ${trees.length} trees (${trees.join(', ')}); choose one with --tree`);
+  if (options.tree === undefined && trees.length > 1)
+    throw new Error(`the recording holds ${trees.length} trees (${trees.join(', ')}); choose one with --tree`);
   if (!trees.includes(rootId)) throw new Error(`--tree ${rootId}: not a tree of the recording (${trees.join(', ')})`);
   const facts = treeFacts(recordings, rootId);
   const root = facts.entities.get(rootId);
@@ -66,7 +67,8 @@ function lastEnd(facts: TreeFacts): number {
 /** When a run ended: its ready event's instant, else its `succeeded_at`, else its batch's last change. */
 function endOf(facts: TreeFacts, batch: SeenBatch, run: SeenRun): number | undefined {
   const event = facts.events.find(
-    (candidate) => candidate.type === 'data_source_run_batch.data_source_run.ready' && (candidate.body.data_source_run as { id?: string } | undefined)?.id === run.id,
+    (candidate) =>
+      candidate.type === 'data_source_run_batch.data_source_run.ready' && (candidate.body.data_source_run as { id?: string } | undefined)?.id === run.id,
   );
   if (event !== undefined) return event.at;
   if (run.succeeded_at !== null) return Date.parse(run.succeeded_at);
@@ -87,7 +89,8 @@ function outcomesOf(facts: TreeFacts, batch: SeenBatch, run: SeenRun): Outcome[]
   }
   const total = end === undefined ? 0 : end - start;
   // A temporary error sends no event (spec §3): when a read saw one, it is written half-way, the retry after it.
-  if (seen.includes('temporary_error') && outcomes.length === 0) outcomes.push({ temporary_error: duration(total / 2) }, { [last]: duration(total - Math.round(total / 2)) } as Outcome);
+  if (seen.includes('temporary_error') && outcomes.length === 0)
+    outcomes.push({ temporary_error: duration(total / 2) }, { [last]: duration(total - Math.round(total / 2)) } as Outcome);
   else outcomes.push({ [last]: duration(outcomes.length > 0 ? 0 : total) } as Outcome);
   return outcomes;
 }
@@ -131,12 +134,19 @@ function entityOf(facts: TreeFacts, batch: SeenBatch, parentCountry: string | nu
  * The formation of an entity, from its `formation.ready` event: the societary data as sent, read after the run that
  * discovers the partners (else the last run to succeed before it), `ready_after` the time between.
  */
-function formationOf(facts: TreeFacts, validationId: string, ends: Map<string, number | undefined>, discoverer: string | undefined): Record<string, unknown> | undefined {
+function formationOf(
+  facts: TreeFacts,
+  validationId: string,
+  ends: Map<string, number | undefined>,
+  discoverer: string | undefined,
+): Record<string, unknown> | undefined {
   const event = facts.events.find(
-    (candidate) => candidate.type === 'entity_validation.formation.ready' && (candidate.body.formation as { entity_validation_id?: string })?.entity_validation_id === validationId,
+    (candidate) =>
+      candidate.type === 'entity_validation.formation.ready' &&
+      (candidate.body.formation as { entity_validation_id?: string })?.entity_validation_id === validationId,
   );
   if (event === undefined) return undefined;
-  const sent = event.body.formation as Record<string, any>;
+  const sent = event.body.formation as Record<string, unknown>;
   const discovered = discoverer === undefined ? undefined : ends.get(discoverer);
   const source =
     discovered !== undefined && discovered <= event.at

@@ -133,7 +133,13 @@ export async function recordPlay(options: {
     const validation = json(await client.request(`/api/v2/entity_validations/${created.id}`, { headers }));
     for (const batch of validation.data_source_run_batches as Array<{ id: string }>)
       await client.request(`/api/v2/data_source_run_batches/${batch.id}`, { headers });
-    return { proxy: proxyRecorder.recording(), listen: listenRecorder.recording(), emitted: await control.eventsFor(created.id), secrets, createdAt: created.created_at };
+    return {
+      proxy: proxyRecorder.recording(),
+      listen: listenRecorder.recording(),
+      emitted: await control.eventsFor(created.id),
+      secrets,
+      createdAt: created.created_at,
+    };
   } finally {
     client.close();
     await proxy.close();

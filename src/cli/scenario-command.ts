@@ -1,0 +1,80 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import { stringify } from 'yaml';
+import { parseScenarioSource } from '../engine/scenarios';
+import { readRegularFile } from '../files/read-regular-file';
+import { scenarioFromRecording } from '../proxy/recording-scenario';
+import { parseWith, Recording, RECORDING_FORMAT, RECORDING_VERSION, ScenarioName } from '../schemas';
+
+/** A recording is at most this large: a whole sandbox session of trees with their deliveries. */
+const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
+
+interface FromRecordingFlags {
+  name: string;
+  tree?: string;
+  out?: string;
+  force: boolean;
+}
+
+/** `bvs-mock scenario from-recording REC... --name NAME`: a recorded tree as a scenario file. */
+export function scenarioCommand(): Command {
+  const command = new Command('scenario').description('work with scenario files');
+  command.addCommand(
+    new Command('from-recording')
+      .description(
+        'write a scenario file (YAML) that plays the tree of the recordings given (`bvs-mock proxy --record`, `bvs-mock listen --record`; one of each for a whole tree)',
+      )
+      .argument('<recording...>', 'recording files')
+      .addOption(new Option('--name <name>', 'required: the scenario name, kebab-case').makeOptionMandatory())
+      .addOption(new Option('--tree <id>', 'the main validation (evl_...) of the tree to write, when the recordings hold several'))
+      .addOption(new Option('--out <file>', 'write the scenario to FILE (default: standard output)'))
+      .addOption(new Option('--force', 'overwrite --out if it exists').default(false))
+      .action((files: string[], flags: FromRecordingFlags) => {
+        process.exitCode = fromRecording(files, flags);
+      }),
+  );
+  return command;
+}
+
+function fromRecording(files: string[], flags: FromRecordingFlags): number {
+  const fail = (message: string) => {
+    process.stderr.write(`bvs-mock scenario from-recording: ${message}\n`);
+    return 2;
+  };
+  if (!ScenarioName.safeParse(flags.name).success) return fail(`--name ${flags.name}: must be kebab-case, like recorded-partners`);
+  const recordings: Recording[] = [];
+  for (const file of files) {
+    const read = readRegularFile({ file, limit: MAX_RECORDING_BYTES, expected: 'a recording', whenTooLarge: 'record fewer trees per file' });
+    if (!read.ok) return fail(`${file}: ${read.message}`);
+    let value: unknown;
+    try {
+      value = JSON.parse(read.text);
+    } catch (error) {
+      return fail(`${file}: not JSON (${(error as Error).message}); give a file written by --record`);
+    }
+    const header = value as { format?: unknown; version?: unknown };
+    if (header?.format !== RECORDING_FORMAT) return fail(`${file}: not a recording (its format is not ${RECORDING_FORMAT}); give a file written by --record`);
+    if (header.version !== RECORDING_VERSION)
+      return fail(`${file}: a recording of version ${String(header.version)}; this bvs-mock reads version ${RECORDING_VERSION}`);
+    const parsed = parseWith(Recording, value);
+    if (!parsed.ok) return fail(`${file}: ${parsed.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
+    recordings.push(parsed.value);
+  }
+  let text: string;
+  try {
+    text = stringify(scenarioFromRecording(recordings, { name: flags.name, tree: flags.tree }));
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  // Checked as the loader of --scenarios directories checks a file: what is written loads.
+  const checked = parseScenarioSource({ text, file: flags.out ?? `${flags.name}.yaml` });
+  if (!checked.ok) return fail(`the scenario written does not load: ${checked.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
+  if (flags.out === undefined) {
+    process.stdout.write(text);
+    return 0;
+  }
+  if (existsSync(flags.out) && !flags.force) return fail(`--out ${flags.out} exists; give --force to overwrite it`);
+  writeFileSync(flags.out, text);
+  process.stdout.write(`bvs-mock scenario from-recording: ${flags.name} written to ${flags.out}\n`);
+  return 0;
+}
