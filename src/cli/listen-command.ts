@@ -8,7 +8,8 @@ import { parseReceiverAuth } from './check-receiver-command';
 import { Recorder } from '../proxy/recorder';
 import { printable } from './printable';
 import { collect, liveWriter } from './record-flags';
-import { controlToken, hostnames, integer } from './serve-flag-values';
+import { withListeningOptions } from './listening-options';
+import { controlToken, integer } from './serve-flag-values';
 import { readPem } from './serve-flags';
 
 interface ListenFlags {
@@ -39,23 +40,12 @@ const AUTH_REQUIRED =
  * its headers to the local receiver, and answered with the receiver's answer, so the service's retries are real.
  */
 export function listenCommand(): Command {
-  return new Command('listen')
+  return withListeningOptions(new Command('listen'), { env: 'BVS_MOCK_LISTEN_PORT', default: 4020 })
     .description(
       "relay the service's webhook deliveries to a local receiver (--forward-to), checking each one's envelope, authorization and order; GET /_mock/relay answers what it found",
     )
     .addOption(new Option('--forward-to <url>', 'required: the local receiver each delivery is forwarded to'))
     .addOption(new Option('--auth <auth>', 'required: what the service authorizes each delivery with: none, secret:S or legacy:T').argParser(parseReceiverAuth))
-    .addOption(
-      new Option('--port <port>', 'port to listen on (0: any free port)')
-        .env('BVS_MOCK_LISTEN_PORT')
-        .default(4020)
-        .argParser(integer('port', 0, 65535)),
-    )
-    .addOption(new Option('--host <host>', 'address to listen on (0.0.0.0 in a container)').env('BVS_MOCK_HOST').default('127.0.0.1'))
-    .addOption(new Option('--http', 'serve plain HTTP instead of HTTPS').default(false))
-    .addOption(new Option('--tls-cert <file>', 'certificate (PEM) instead of a self-signed one').env('BVS_MOCK_TLS_CERT'))
-    .addOption(new Option('--tls-key <file>', 'private key (PEM) of --tls-cert').env('BVS_MOCK_TLS_KEY'))
-    .addOption(new Option('--tls-hostnames <names>', 'more names of the self-signed certificate, comma-separated').default([]).argParser(hostnames))
     .addOption(new Option('--write-certificate <file>', 'write the certificate served (PEM) to FILE on start'))
     .addOption(
       new Option('--control-token <token>', `require Authorization: Bearer <token> on GET ${RELAY_REPORT_PATH}`)

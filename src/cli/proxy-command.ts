@@ -6,7 +6,8 @@ import { startProxy, type StartedProxy } from '../http/start-proxy';
 import { driftFormatOf, renderDrift } from '../proxy/drift-report';
 import { Recorder } from '../proxy/recorder';
 import { collect, liveWriter } from './record-flags';
-import { controlToken, hostnames, integer } from './serve-flag-values';
+import { withListeningOptions } from './listening-options';
+import { controlToken, integer } from './serve-flag-values';
 
 /** Options of `bvs-mock proxy`, after flags and environment variables are read. */
 interface ProxyFlags {
@@ -32,28 +33,12 @@ interface ProxyFlags {
  * answers the drift live and `--report FILE` writes it at exit. Its own port, TLS and control token take `serve`'s flags.
  */
 export function proxyCommand(): Command {
-  return new Command('proxy')
+  return withListeningOptions(new Command('proxy'), { env: 'BVS_MOCK_PORT', default: 4010 })
     .description(
       "forward every API call to --upstream (the real service) with the client's own credentials, check each answer against the contract, and report the drift",
     )
     .addOption(new Option('--upstream <url>', 'the service to forward to, like https://sandbox.example.com').env('BVS_MOCK_UPSTREAM').makeOptionMandatory())
     .addOption(new Option('--upstream-ca <file>', "certificates (PEM) to trust for the upstream beside the system's").env('BVS_MOCK_UPSTREAM_CA'))
-    .addOption(
-      new Option('--port <port>', 'port to listen on (0: any free port)')
-        .env('BVS_MOCK_PORT')
-        .default(4010)
-        .argParser(integer('port', 0, 65535)),
-    )
-    .addOption(new Option('--host <host>', 'address to listen on').env('BVS_MOCK_HOST').default('127.0.0.1'))
-    .addOption(new Option('--http', 'serve plain HTTP instead of HTTPS').default(false))
-    .addOption(new Option('--tls-cert <file>', 'certificate (PEM) instead of a self-signed one').env('BVS_MOCK_TLS_CERT'))
-    .addOption(new Option('--tls-key <file>', 'private key (PEM) of --tls-cert').env('BVS_MOCK_TLS_KEY'))
-    .addOption(
-      new Option('--tls-hostnames <names>', 'more names for the self-signed certificate, comma-separated')
-        .env('BVS_MOCK_TLS_HOSTNAMES')
-        .default([])
-        .argParser(hostnames),
-    )
     .addOption(
       new Option('--control-token <token>', 'lock GET /_mock/drift: it then asks for Authorization: Bearer <token>')
         .env('BVS_MOCK_CONTROL_TOKEN')

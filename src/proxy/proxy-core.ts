@@ -11,21 +11,7 @@ import { fileRoutes } from '../api/routes/file-routes';
 import { checkExchange } from './check-exchange';
 import { DriftLog } from './drift-log';
 import { maskedBody, maskValue, withoutCredentials, type Exchange } from './exchange';
-
-/** Headers that belong to one connection (RFC 9110 §7.6.1): never forwarded, either way. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'content-length',
-]);
+import { HOP_BY_HOP_HEADERS } from '../delivery/hop-by-hop';
 
 /** The largest request body the proxy forwards: the API's own limit is 1 MiB; the upstream says what it takes. */
 const PROXY_BODY_LIMIT = 16 * 1024 * 1024;
@@ -116,7 +102,7 @@ function forward(options: ProxyCoreOptions, request: CoreRequest): Promise<Answe
   const query = request.query.toString();
   const target = new URL(`${base.pathname.replace(/\/$/, '')}${request.path}${query === '' ? '' : `?${query}`}`, base.origin);
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+  for (const [name, value] of Object.entries(request.headers)) if (value !== undefined && !HOP_BY_HOP_HEADERS.has(name)) headers[name] = value;
   headers.host = target.host;
   if (request.body.length > 0) headers['content-length'] = String(request.body.length);
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -135,7 +121,7 @@ function forward(options: ProxyCoreOptions, request: CoreRequest): Promise<Answe
 function answerHeaders(incoming: IncomingHttpHeaders): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(incoming)) {
-    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    if (value === undefined || HOP_BY_HOP_HEADERS.has(name)) continue;
     headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;

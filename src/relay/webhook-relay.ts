@@ -5,6 +5,7 @@ import { post } from '../delivery/http-post';
 import type { ReceiverAuth } from '../probes/receiver-check';
 import type { RelayFinding, RelayReport, RelayedDelivery } from '../schemas';
 import { RelaySequence, type SeenEvent } from './relay-sequence';
+import { HOP_BY_HOP_HEADERS } from '../delivery/hop-by-hop';
 
 /** What the upstream authorizes each delivery with, as its endpoint was configured (`--auth none|secret:S|legacy:T`). */
 export type RelayAuth = ReceiverAuth;
@@ -45,21 +46,6 @@ const RELAY_HEADER = 'x-bvs-mock-relay';
 
 /** Deliveries kept at most; the oldest go first. */
 const MAX_DELIVERIES = 10_000;
-
-/** Request headers a relay does not pass on: hop-by-hop (RFC 9110 §7.6.1) and those node sets itself. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'content-length',
-]);
 
 /** Headers that carry credentials: passed on to the receiver, never kept in a record. */
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
@@ -116,7 +102,7 @@ export class WebhookRelay {
     this.checkAuthorization(incoming.headers.authorization, seen, treeId);
     if (attempt === 1 && parsed.ok) this.findings.push(...this.sequence.observe(seen, body));
 
-    const forwarded = Object.fromEntries(Object.entries(incoming.headers).filter(([name]) => !HOP_BY_HOP.has(name) && name !== RELAY_HEADER));
+    const forwarded = Object.fromEntries(Object.entries(incoming.headers).filter(([name]) => !HOP_BY_HOP_HEADERS.has(name) && name !== RELAY_HEADER));
     const answer = await post({
       url: this.options.forwardTo,
       headers: { ...forwarded, [RELAY_HEADER]: this.instance },
