@@ -16,6 +16,7 @@ const LAYERS = [
   ['api'],
   ['openapi', 'client', 'proxy'],
   ['mock'],
+  ['drift'],
   ['http'],
   ['testing', 'msw.ts', 'index.ts'],
   ['cli'],

@@ -8,6 +8,7 @@ import { printable } from './printable';
 import { proxyCommand } from './proxy-command';
 import { readingsCommand } from './readings-command';
 import { scenarioCommand } from './scenario-command';
+import { driftCommand } from './drift-command';
 import { serveCommand } from './serve-command';
 import { validateCommand } from './validate-command';
 import { VERSION } from '../version';
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
   program.addCommand(readingsCommand());
   program.addCommand(listenCommand());
   program.addCommand(scenarioCommand());
+  program.addCommand(driftCommand());
 
   program
     .command('scenarios')

@@ -4,6 +4,7 @@ import { Command, Option } from 'commander';
 import { loadScenarioFile, ScenarioFileError } from '../engine/scenarios';
 import { didYouMean } from '../engine/scenarios/closest-names';
 import { createMock } from '../mock/create-mock';
+import { playTree } from '../mock/play-tree';
 import type { DeliveryAttempt, DeliveryEvent } from '../schemas';
 
 /** Options of `bvs-mock play`. */
@@ -58,26 +59,11 @@ async function play(scenarioArgument: string, flags: PlayFlags): Promise<number>
     const scenario = resolveScenario(mock, scenarioArgument);
     const tin = scenario.tins?.[0] ?? scenario.entity.tin;
     print(`bvs-mock play: ${scenario.name} (TIN ${tin}) to ${flags.webhookUrl}`);
-    const { engine, registry, clock, deliveries } = mockParts(mock).world;
-    const created = engine.createValidation({
-      organizationId: registry.defaultId,
-      request: {
-        tin,
-        country: scenario.entity.country,
-        ...(scenario.information_request ? { information_request: { template_id: scenario.information_request.template_id } } : {}),
-      },
-      scenarioName: scenario.name,
+    const { deliveries } = mockParts(mock).world;
+    const created = await playTree(mock, scenario, {
+      onInputSupplied: (run, at) => print(`${at.slice(11, 23)}  input supplied to ${run} (it waited in missing_input_data)`),
     });
     if (!created.ok) throw new Error(created.message);
-    for (;;) {
-      await mock.drain();
-      const runs = waitingRuns(mock, created.value.id);
-      if (runs.length === 0) break;
-      for (const run of runs) {
-        print(`${clock.iso().slice(11, 23)}  input supplied to ${run} (it waited in missing_input_data)`);
-        engine.supplyInput(registry.defaultId, run);
-      }
-    }
     const counts = deliveries.counts();
     const total = counts.succeeded + counts.failed + counts.expired + counts.pending;
     print(`${total} deliveries: ${counts.succeeded} succeeded, ${counts.failed} failed, ${counts.expired} expired`);
@@ -99,15 +85,6 @@ function resolveScenario(mock: ReturnType<typeof createMock>, argument: string) 
     return loaded.value;
   }
   throw new Error(`no scenario named "${argument}" and no such file.${didYouMean(argument, library.scenarioNames())} bvs-mock scenarios lists the names`);
-}
-
-/** Runs of a validation tree waiting in missing_input_data. */
-function waitingRuns(mock: ReturnType<typeof createMock>, validationId: string): string[] {
-  const { engine, registry } = mockParts(mock).world;
-  const state = engine.organization(registry.defaultId);
-  return [...state.runs.values()]
-    .filter((run) => run.waitingForInput !== null && state.validations.get(run.validationId)?.rootId === validationId)
-    .map((run) => run.id);
 }
 
 function describeAttempt(delivery: DeliveryEvent, attempt: DeliveryAttempt): string {

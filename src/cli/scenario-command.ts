@@ -2,12 +2,9 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { stringify } from 'yaml';
 import { parseScenarioSource } from '../engine/scenarios';
-import { readRegularFile } from '../files/read-regular-file';
 import { scenarioFromRecording } from '../proxy/recording-scenario';
-import { parseWith, Recording, RECORDING_FORMAT, RECORDING_VERSION, ScenarioName } from '../schemas';
-
-/** A recording is at most this large: a whole sandbox session of trees with their deliveries. */
-const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
+import { ScenarioName } from '../schemas';
+import { readRecordings } from './read-recordings';
 
 interface FromRecordingFlags {
   name: string;
@@ -42,24 +39,9 @@ function fromRecording(files: string[], flags: FromRecordingFlags): number {
     return 2;
   };
   if (!ScenarioName.safeParse(flags.name).success) return fail(`--name ${flags.name}: must be kebab-case, like recorded-partners`);
-  const recordings: Recording[] = [];
-  for (const file of files) {
-    const read = readRegularFile({ file, limit: MAX_RECORDING_BYTES, expected: 'a recording', whenTooLarge: 'record fewer trees per file' });
-    if (!read.ok) return fail(`${file}: ${read.message}`);
-    let value: unknown;
-    try {
-      value = JSON.parse(read.text);
-    } catch (error) {
-      return fail(`${file}: not JSON (${(error as Error).message}); give a file written by --record`);
-    }
-    const header = value as { format?: unknown; version?: unknown };
-    if (header?.format !== RECORDING_FORMAT) return fail(`${file}: not a recording (its format is not ${RECORDING_FORMAT}); give a file written by --record`);
-    if (header.version !== RECORDING_VERSION)
-      return fail(`${file}: a recording of version ${String(header.version)}; this bvs-mock reads version ${RECORDING_VERSION}`);
-    const parsed = parseWith(Recording, value);
-    if (!parsed.ok) return fail(`${file}: ${parsed.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
-    recordings.push(parsed.value);
-  }
+  const read = readRecordings(files);
+  if (!read.ok) return fail(read.message);
+  const { recordings } = read;
   let text: string;
   try {
     text = stringify(scenarioFromRecording(recordings, { name: flags.name, tree: flags.tree }));

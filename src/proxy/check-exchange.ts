@@ -72,6 +72,16 @@ export function checkExchange(route: Route, exchange: Exchange, slowAnswerMs = S
   return findings;
 }
 
+/** What differs between a schema checked closed and a value (a webhook payload as recorded): kind, JSON path, what the schema says, what was sent. */
+export function bodyFindings(schema: ZodType, value: unknown): Array<Pick<Finding, 'kind' | 'path' | 'expected' | 'actual'>> {
+  return closedIssues(schema, value).map((issue) => ({
+    kind: kindOf(issue),
+    path: issue.path,
+    expected: expectation(issue),
+    actual: valueAt(value, issue.path),
+  }));
+}
+
 function rowOf(operation: string, kind: Finding['kind']): number | null {
   return ROWS[kind] ?? OPERATION_ROWS[operation] ?? null;
 }

@@ -32,7 +32,7 @@ const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie
 const CREDENTIAL_FIELD = /secret|password|token|api_key|assertion/i;
 
 /** The mask written where a credential was. */
-const MASKED = '(masked)';
+export const MASKED = '(masked)';
 
 /** The headers without credentials. */
 export function withoutCredentials(headers: Record<string, string | undefined>): Record<string, string> {

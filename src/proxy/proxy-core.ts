@@ -4,10 +4,8 @@ import { request as httpsRequest } from 'node:https';
 import type { ApiCore } from '../api/api-core';
 import { JSON_CONTENT_TYPE, jsonResponse, type CoreRequest, type CoreResponse } from '../api/core-types';
 import { problems } from '../api/api-problem';
-import { Router, type Route } from '../api/router';
-import { apiOperations } from '../api/routes/api-operations';
 import { DRIFT_PATH } from '../api/routes/drift-route';
-import { fileRoutes } from '../api/routes/file-routes';
+import { routeOf, serviceRouter } from './route-of';
 import { checkExchange } from './check-exchange';
 import { DriftLog } from './drift-log';
 import { maskedBody, maskValue, withoutCredentials, type Exchange } from './exchange';
@@ -44,7 +42,7 @@ export interface ProxyCore extends ApiCore {
  * `GET /_mock/drift` answers. Nothing of the answer depends on the check.
  */
 export function createProxyCore(options: ProxyCoreOptions): ProxyCore {
-  const router = new Router([...apiOperations, ...fileRoutes]);
+  const router = serviceRouter();
   const drift = new DriftLog();
   const now = options.now ?? Date.now;
   let counter = 0;
@@ -65,7 +63,7 @@ export function createProxyCore(options: ProxyCoreOptions): ProxyCore {
         return unreachable(options.upstream, error, `prx_${counter.toString().padStart(6, '0')}`);
       }
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const route = routeOf(router, request);
+      const route = routeOf(router, request.method, request.path);
       const requestId = answer.headers['x-request-id'] ?? `prx_${counter.toString().padStart(6, '0')}`;
       const exchange: Exchange = {
         requestId,
@@ -125,14 +123,6 @@ function answerHeaders(incoming: IncomingHttpHeaders): Record<string, string> {
     headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;
-}
-
-function routeOf(router: Router, request: CoreRequest): Route | undefined {
-  try {
-    return router.match(request.method === 'HEAD' ? 'GET' : request.method, request.path).route;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The answer's body as a recording keeps it: JSON with credentials masked, other text as is, bytes by their size. */

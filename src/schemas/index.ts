@@ -43,6 +43,7 @@ export * from './relay-answers';
 export * from './recording';
 export * from './report-answers';
 export * from './drift';
+export * from './drift-report';
 export * from './session-answers';
 export * from './server-state';
 export { CutBySize } from './page-cursor';
