@@ -6,6 +6,7 @@ import { JSON_CONTENT_TYPE, jsonResponse, type CoreRequest, type CoreResponse } 
 import { problems } from '../api/api-problem';
 import { Router, type Route } from '../api/router';
 import { apiOperations } from '../api/routes/api-operations';
+import { toolDashboard } from '../api/routes/dashboard-page-routes';
 import { DRIFT_PATH } from '../api/routes/drift-route';
 import { fileRoutes } from '../api/routes/file-routes';
 import { checkExchange } from './check-exchange';
@@ -46,6 +47,8 @@ export interface ProxyCore extends ApiCore {
 export function createProxyCore(options: ProxyCoreOptions): ProxyCore {
   const router = new Router([...apiOperations, ...fileRoutes]);
   const drift = new DriftLog();
+  // The dashboard's view of the drift, at the paths `bvs-mock serve` serves it: the service has nothing under /_mock.
+  const dashboard = toolDashboard('proxy');
   const now = options.now ?? Date.now;
   let counter = 0;
   return {
@@ -56,6 +59,8 @@ export function createProxyCore(options: ProxyCoreOptions): ProxyCore {
       counter++;
       if (request.path === DRIFT_PATH && (request.method === 'GET' || request.method === 'HEAD'))
         return answerDrift(options.controlToken ?? null, request, drift);
+      const page = dashboard(request);
+      if (page !== null) return page;
       const startedAt = now();
       const started = process.hrtime.bigint();
       let answer: Answer;
