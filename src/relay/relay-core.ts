@@ -54,7 +54,8 @@ export function createRelayCore(options: RelayCoreOptions): RelayCore {
       const page = dashboard(request);
       if (page !== null) return page;
       if (path.startsWith('/_mock/')) {
-        if (path !== RELAY_REPORT_PATH) return text(404, `bvs-mock listen: no ${path}; the relay answers GET ${RELAY_REPORT_PATH} and its dashboard at /_mock/`);
+        if (path !== RELAY_REPORT_PATH)
+          return text(404, `bvs-mock listen: no ${path}; the relay answers GET ${RELAY_REPORT_PATH} and its dashboard at /_mock/`);
         if (request.method !== 'GET') return text(405, `bvs-mock listen: ${RELAY_REPORT_PATH} answers GET only`, { allow: 'GET' });
         if (!authorized(request.headers.authorization, options.controlToken))
           return text(401, `bvs-mock listen: ${RELAY_REPORT_PATH} needs Authorization: Bearer <the --control-token>`, {
