@@ -150,3 +150,13 @@ export function FilterInput({ label, placeholder, value, onCommit }: { label: st
     />
   );
 }
+
+/** A number with its label, in a row of tiles; red when `bad`. */
+export function Tile({ label, value, bad = false }: { label: string; value: string; bad?: boolean }) {
+  return (
+    <div class={`tile ${bad ? 'tile-bad' : ''}`}>
+      <span class="tile-label">{label}</span>
+      <span class="tile-value">{value}</span>
+    </div>
+  );
+}

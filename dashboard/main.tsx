@@ -5,6 +5,8 @@ import { Instant } from './components';
 import { go, linkTo, readHash, useHashRoute } from './hash-route';
 import { watchChanges, type LiveState } from './live';
 import { SessionEndedNote, SessionSwitcher, useSessions } from './sessions';
+import { TokenPrompt } from './token-prompt';
+import { ToolApp } from './tool-app';
 import { ChangeCount, useLoad } from './use-load';
 import { ClockView } from './views/clock-view';
 import { EndpointsView } from './views/endpoints-view';
@@ -191,40 +193,7 @@ function OrganizationSwitcher({ current }: { current: string }) {
   );
 }
 
-/** Asks for the control token of a locked bvs-mock (`--control-token`); kept for this tab only. */
-function TokenPrompt({ onDone }: { onDone: (token: string) => void }) {
-  const [value, setValue] = useState('');
-  return (
-    <div class="overlay">
-      <form
-        class="dialog"
-        onSubmit={(event) => {
-          event.preventDefault();
-          onDone(value);
-        }}
-      >
-        <h2>This bvs-mock is locked</h2>
-        <p>
-          It was started with <code>--control-token</code>. Enter that token: the page sends it as <code>Authorization: Bearer</code> to the control API and
-          keeps it until this tab closes.
-        </p>
-        <input
-          name="token"
-          type="password"
-          autoFocus
-          required
-          value={value}
-          onInput={(event) => setValue(event.currentTarget.value)}
-          placeholder="control token"
-        />
-        <div class="form-actions">
-          <button type="submit" class="primary">
-            Unlock
-          </button>
-        </div>
-      </form>
-    </div>
-  );
-}
-
-render(<App />, document.getElementById('app')!);
+const root = document.getElementById('app')!;
+// The server says which tool serves the page (src/api/routes/dashboard-page-routes.ts): proxy and listen have no control API, only their own report.
+const tool = root.dataset.tool;
+render(tool === 'proxy' || tool === 'listen' ? <ToolApp tool={tool} /> : <App />, root);

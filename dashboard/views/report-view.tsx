@@ -1,6 +1,6 @@
 import type { ControlClient } from '../../src/client/control-client';
 import { useControl } from '../api';
-import { Badge, ErrorNote, Loading, Panel } from '../components';
+import { Badge, ErrorNote, Loading, Panel, Tile } from '../components';
 import { useLoad } from '../use-load';
 
 /** The contract report of the run so far (`GET /_mock/report`): what was exercised and not, violations at their JSON paths, receivers' findings. */
@@ -117,15 +117,6 @@ export function ReportView() {
           </div>
         </>
       )}
-    </div>
-  );
-}
-
-function Tile({ label, value, bad = false }: { label: string; value: string; bad?: boolean }) {
-  return (
-    <div class={`tile ${bad ? 'tile-bad' : ''}`}>
-      <span class="tile-label">{label}</span>
-      <span class="tile-value">{value}</span>
     </div>
   );
 }

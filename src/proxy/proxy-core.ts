@@ -4,6 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import type { ApiCore } from '../api/api-core';
 import { JSON_CONTENT_TYPE, jsonResponse, type CoreRequest, type CoreResponse } from '../api/core-types';
 import { problems } from '../api/api-problem';
+import { toolDashboard } from '../api/routes/dashboard-page-routes';
 import { DRIFT_PATH } from '../api/routes/drift-route';
 import { routeOf, serviceRouter } from './route-of';
 import { checkExchange } from './check-exchange';
@@ -44,6 +45,8 @@ export interface ProxyCore extends ApiCore {
 export function createProxyCore(options: ProxyCoreOptions): ProxyCore {
   const router = serviceRouter();
   const drift = new DriftLog();
+  // The dashboard's view of the drift, at the paths `bvs-mock serve` serves it: the service has nothing under /_mock.
+  const dashboard = toolDashboard('proxy');
   const now = options.now ?? Date.now;
   let counter = 0;
   return {
@@ -54,6 +57,8 @@ export function createProxyCore(options: ProxyCoreOptions): ProxyCore {
       counter++;
       if (request.path === DRIFT_PATH && (request.method === 'GET' || request.method === 'HEAD'))
         return answerDrift(options.controlToken ?? null, request, drift);
+      const page = dashboard(request);
+      if (page !== null) return page;
       const startedAt = now();
       const started = process.hrtime.bigint();
       let answer: Answer;

@@ -4,6 +4,7 @@ import { connect as connectTls } from 'node:tls';
 import { createMock, startServer, type StartedServer } from '../../src/http';
 import { startNodeServer } from '../../src/http/node-server';
 import { DEFAULT_API_KEY, bearer, startTestServer } from '../support/api-test-server';
+import { dribble, hold, type HeldConnection } from '../support/held-connection';
 
 // Connections that never finish, over real sockets on 127.0.0.1. Regression: the HTTPS listener had no
 // idle, header or request timeout (its sockets reach the HTTPS server through emit('connection'), where
@@ -16,42 +17,8 @@ const TIMEOUTS = { idleMs: 600, handshakeMs: 600, headersMs: 800, requestMs: 1_2
 /** Connections of each kind. */
 const N = 50;
 
-/** Generous on a noisy 2-core machine: the longest wait above is 1.2 s, or 0.3 s plus node's 1 s of keep-alive grace. */
-const BOUND_MS = 10_000;
-
 /** The first bytes of a TLS ClientHello (record header, then the start of the handshake message), and no more. */
 const CLIENT_HELLO_START = Buffer.from([0x16, 0x03, 0x01, 0x00, 0xc8, 0x01, 0x00, 0x00, 0xc4, 0x03, 0x03]);
-
-/** One connection the test holds: when the server closed it, and what it answered. */
-interface HeldConnection {
-  /** ms from opening to the server's close, or null when it was still open at the bound. */
-  closedAfterMs: Promise<number | null>;
-  received(): string;
-}
-
-function hold(socket: Socket): HeldConnection {
-  const opened = performance.now();
-  let received = '';
-  socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
-  socket.on('error', () => undefined);
-  const closedAfterMs = new Promise<number | null>((resolve) => {
-    const bound = setTimeout(() => {
-      resolve(null);
-      socket.destroy();
-    }, BOUND_MS);
-    socket.once('close', () => {
-      clearTimeout(bound);
-      resolve(Math.round(performance.now() - opened));
-    });
-  });
-  return { closedAfterMs, received: () => received };
-}
-
-/** Writes `byte` every 100 ms until the connection closes. */
-function dribble(socket: Socket, byte: string): void {
-  const timer = setInterval(() => socket.write(byte), 100);
-  socket.once('close', () => clearInterval(timer));
-}
 
 interface Kind {
   name: string;

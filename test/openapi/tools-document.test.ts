@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { documentToJson, documentToYaml } from '../../src/openapi';
 import { buildToolsDocument } from '../../src/openapi/build-tools-document';
 import { probePayloads } from '../../src/probes/probe-payloads';
-import { startRelayServer, type RunningRelay } from '../../src/relay/relay-server';
+import { startRelayServer, type RunningRelay } from '../../src/http/start-relay';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
 import { DocumentAjv } from '../support/document-ajv';
 

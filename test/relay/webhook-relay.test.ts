@@ -1,7 +1,7 @@
 import { mockParts } from '../../src/mock/create-mock';
 import { createMock, type Mock } from '../../src/http';
 import { probePayloads, type ProbeBody } from '../../src/probes/probe-payloads';
-import { startRelayServer, type RunningRelay } from '../../src/relay/relay-server';
+import { startRelayServer, type RunningRelay } from '../../src/http/start-relay';
 import type { RelayAuth } from '../../src/relay/webhook-relay';
 import { RelayReport, parseWith } from '../../src/schemas';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../../src/testing';

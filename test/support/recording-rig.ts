@@ -2,7 +2,7 @@ import { startServer, type ServerOptions, type StartedServer } from '../../src/h
 import { selfSignedCertificate } from '../../src/http/self-signed-certificate';
 import { startProxy } from '../../src/http/start-proxy';
 import { Recorder } from '../../src/proxy/recorder';
-import { startRelayServer } from '../../src/relay/relay-server';
+import { startRelayServer } from '../../src/http/start-relay';
 import type { RelayAuth } from '../../src/relay/webhook-relay';
 import type { EmittedEvent, Recording } from '../../src/schemas';
 import { connectBvsMock, startWebhookReceiver } from '../../src/testing';

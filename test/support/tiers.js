@@ -24,6 +24,7 @@ const SYSTEM = [
   'test/dashboard/recipient-page.test.ts',
   'test/dashboard/screenshots.test.ts',
   'test/dashboard/sessions.test.ts',
+  'test/dashboard/tool-views.test.ts',
   'test/delivery/play-command.test.ts',
   'test/http/cli-serve.test.ts',
   'test/http/large-scenario-upload-freeze.test.ts',
