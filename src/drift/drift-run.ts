@@ -1,5 +1,6 @@
 import { recordingContract } from './recording-contract';
 import { compareTrees, differenceKey, type TreeDifference } from './compare-trees';
+import { playableScenario } from './playable-scenario';
 import { replayTree } from './replay-tree';
 import { treeFacts, treeIds, type TreeFacts } from '../proxy/recording-facts';
 import { scenarioFromRecording } from '../proxy/recording-scenario';
@@ -53,7 +54,7 @@ export async function driftOf(recordings: readonly Recording[], options: DriftOp
     }
     let scenario: ScenarioInput;
     try {
-      scenario = scenarioFromRecording(recordings, { name: 'recorded-tree', tree: treeId });
+      scenario = playableScenario(scenarioFromRecording(recordings, { name: 'recorded-tree', tree: treeId })).scenario;
     } catch (error) {
       entry.not_played = (error as Error).message;
       continue;

@@ -75,3 +75,84 @@ test('an upstream whose child_batches_ready lists the seven fields alone: shape 
       reading: { name: 'child-batch-fields', value: 'listed' },
     });
 });
+
+/** The JSON paths of a value's fields, every item of a list as `[*]`. */
+function paths(value: unknown, path = '$', out = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const item of value) paths(item, `${path}[*]`, out);
+  else if (typeof value === 'object' && value !== null)
+    for (const [key, item] of Object.entries(value)) {
+      out.add(`${path}.${key}`);
+      paths(item, `${path}.${key}`, out);
+    }
+  return out;
+}
+
+test('a tolerant upstream: the fields it adds to payloads are the shape differences, each on row 89, and nothing else of the trees differs', async () => {
+  const plain = await record('happy-partners');
+  const tolerant = await record('happy-partners', { tolerance: true });
+  // What tolerance planted: the fields of each event type the tolerant upstream sent and the plain one did not (topmost).
+  const planted = new Set<string>();
+  const fieldsOf = (recording: Recording, type: string) =>
+    new Set(recording.deliveries.filter((delivery) => delivery.event_type === type).flatMap((delivery) => [...paths(delivery.body)]));
+  for (const type of new Set(tolerant[1]!.deliveries.map((delivery) => delivery.event_type!))) {
+    const theirs = fieldsOf(tolerant[1]!, type);
+    const mine = fieldsOf(plain[1]!, type);
+    const added = [...theirs].filter((path) => !mine.has(path));
+    for (const path of added) if (!added.some((other) => path.startsWith(`${other}.`) || path.startsWith(`${other}[`))) planted.add(`${type} ${path}`);
+  }
+  expect(planted.size).toBeGreaterThan(0);
+  const report = await drift(tolerant);
+  const shapes = report.differences.filter((d) => d.check === 'shape');
+  expect(new Set(shapes.map((d) => `${d.subject} ${d.path}`))).toEqual(planted);
+  for (const d of shapes) expect(d).toMatchObject({ bvs_mock: 'does not send this field', recording: 'has it', verdict: 'refutes', reading: null });
+  for (const d of shapes) expect([21, 22, 89]).toContain(d.row);
+  // The rest: the API answers and payload values beyond the contract (the proxy's closed check), none about the tree's events.
+  expect(report.differences.filter((d) => d.check !== 'shape' && d.check !== 'contract')).toEqual([]);
+  expect(report.differences.some((d) => d.check === 'contract' && d.row === 89)).toBe(true);
+});
+
+/** A recording whose deliveries are edited as another service might have sent them. */
+function edited(recordings: Recording[], edit: (deliveries: Recording['deliveries']) => void): Recording[] {
+  const copy = structuredClone(recordings);
+  edit(copy[1]!.deliveries);
+  return copy;
+}
+
+test('a service that announces the stakeholders before the run that discovers them: an order difference on row 24', async () => {
+  const recordings = await record('happy-partners');
+  const crafted = edited(recordings, (deliveries) => {
+    const stakeholders = deliveries.findIndex((delivery) => delivery.event_type === 'entity_validation.stakeholder.created');
+    // The run that discovers the partners is announced right before them (row 24): the service sends them the other way round.
+    [deliveries[stakeholders - 1], deliveries[stakeholders]] = [deliveries[stakeholders]!, deliveries[stakeholders - 1]!];
+  });
+  const report = await drift(crafted);
+  const order = report.differences.filter((d) => d.check === 'order');
+  expect(order.length).toBeGreaterThan(0);
+  expect(order.map((d) => d.subject)).toEqual(
+    expect.arrayContaining([expect.stringMatching(/^(entity_validation\.stakeholder\.created|data_source_run_batch\.data_source_run\.ready) /)]),
+  );
+  expect(report.differences.filter((d) => d.check === 'event')).toEqual([]);
+});
+
+test('a service whose main batch is ready 30 s after its last run: a timing difference beyond the tolerance, with both offsets', async () => {
+  const recordings = await record('happy-no-partners');
+  const crafted = edited(recordings, (deliveries) => {
+    for (const delivery of deliveries) {
+      if (delivery.event_type !== 'data_source_run_batch.ready') continue;
+      const batch = (delivery.body as { data_source_run_batch: { updated_at: string } }).data_source_run_batch;
+      batch.updated_at = new Date(Date.parse(batch.updated_at) + 30_000).toISOString();
+    }
+  });
+  const report = await drift(crafted);
+  const timing = report.differences.filter((d) => d.check === 'timing' && d.subject.startsWith('data_source_run_batch.ready '));
+  expect(timing).toHaveLength(1);
+  expect(timing[0]!.recording).toMatch(/later by 0:30, beyond the tolerance of 0:02/);
+});
+
+test('a recording of the API alone cannot play its trees: the report says why, and the outcome is incomplete, not a pass', async () => {
+  const [proxy] = await record('happy-partners');
+  const report = await drift([proxy!]);
+  expect(report.trees[0]!.not_played).toMatch(/no delivery of the tree was recorded: record its webhooks with bvs-mock listen --record/);
+  expect(report.differences).toEqual([]);
+  expect(driftOutcome(report)).toBe('incomplete');
+});
