@@ -19,6 +19,7 @@ interface ProxyFlags {
   tlsCert?: string;
   tlsKey?: string;
   tlsHostnames: string[];
+  writeCertificate?: string;
   controlToken?: string;
   report?: string;
   reportFormat?: 'json' | 'markdown' | 'junit';
@@ -44,6 +45,7 @@ export function proxyCommand(): Command {
         .env('BVS_MOCK_CONTROL_TOKEN')
         .argParser(controlToken),
     )
+    .addOption(new Option('--write-certificate <file>', 'write the certificate served (PEM) to FILE on start, for clients to trust'))
     .addOption(new Option('--report <file>', 'write the drift to this file when the proxy stops (SIGINT, SIGTERM)').env('BVS_MOCK_REPORT'))
     .addOption(
       new Option('--report-format <format>', 'json, markdown or junit (default: from the extension of --report: .md, .xml, else JSON)').choices([
@@ -109,6 +111,7 @@ async function runProxy(flags: ProxyFlags, upstream: URL): Promise<void> {
   };
   if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined))
     throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate');
+  if (flags.http && flags.writeCertificate !== undefined) throw new Error('--http serves plain HTTP, so there is no certificate for --write-certificate');
   const tls = flags.tlsCert === undefined ? undefined : { cert: read(flags.tlsCert, '--tls-cert'), key: read(flags.tlsKey!, '--tls-key') };
   const recorder = flags.record === undefined ? undefined : new Recorder({ source: 'proxy', peer: upstream.origin, redact: flags.redact });
   const live = recorder === undefined ? undefined : liveWriter(recorder, flags.record!);
@@ -137,6 +140,7 @@ async function runProxy(flags: ProxyFlags, upstream: URL): Promise<void> {
       throw new Error(`port ${flags.port} on ${flags.host} is in use; choose another with --port`, { cause: error });
     throw error;
   }
+  if (flags.writeCertificate !== undefined && proxy.certificate !== null) writeFileSync(flags.writeCertificate, proxy.certificate);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
