@@ -14,7 +14,7 @@ function describeDifference(difference: DriftReportDifference): string {
       : difference.reading === null
         ? `; refutes docs/fidelity.md row ${difference.row}`
         : `; refutes docs/fidelity.md row ${difference.row}: the recording reads as ${difference.reading.name}=${difference.reading.value}`;
-  return `${difference.check}: ${difference.subject}${where}: bvs-mock ${difference.bvs_mock}; the recording ${difference.recording}${count}${row}`;
+  return `${difference.check}: ${difference.subject}${where}: bvs-mock ${difference.bvs_mock}; recorded: ${difference.recording}${count}${row}`;
 }
 
 /** The report as text: JSON (the whole report), Markdown for a CI job's page, or JUnit XML (a suite per tree). */

@@ -65,7 +65,7 @@ test('an upstream at another reading: exit 1 naming the row and the reading; wit
   const markdown = join(dir, 'drift.md');
   expect(await run('drift', ...files, '--report', json)).toBe(1);
   expect(printed()).toMatch(
-    /shape: data_source_run_batch\.child_batches_ready at \$\.data_source_run_batch\.child_batches\[\*\]\.data_source_runs: bvs-mock sends this field; the recording does not have it; refutes docs\/fidelity\.md row 21: the recording reads as child-batch-fields=listed/,
+    /shape: data_source_run_batch\.child_batches_ready at \$\.data_source_run_batch\.child_batches\[\*\]\.data_source_runs: bvs-mock sends this field; recorded: does not have it; refutes docs\/fidelity\.md row 21: the recording reads as child-batch-fields=listed/,
   );
   const report = DriftReport.parse(JSON.parse(readFileSync(json, 'utf8')));
   expect(report.differences.every((d) => d.row === 21 && d.reading?.value === 'listed')).toBe(true);
