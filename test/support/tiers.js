@@ -7,6 +7,7 @@ const SYSTEM = [
   'test/cli/control-token-cli.test.ts',
   'test/cli/large-scenario-file.test.ts',
   'test/cli/listen-cli.test.ts',
+  'test/cli/nightly-drift-job.test.ts',
   'test/cli/non-regular-input-files.test.ts',
   'test/cli/parallel-sessions.test.ts',
   'test/cli/proxy-cli.test.ts',
