@@ -22,7 +22,8 @@ const job = parse(readFileSync(join(ROOT, 'examples', 'ci', 'nightly-drift.yml')
 
 let project: string;
 afterEach(async () => {
-  // The recipe leaves the receiver running (a runner ends a job's processes); the test ends what it started.
+  // The recipe leaves the receiver running (a runner ends a job's processes); the test ends what it started, every
+  // process whose command line names the project's folder.
   spawnSync('pkill', ['-TERM', '-f', project]);
   await stopSpawned();
   rmSync(project, { recursive: true, force: true });
@@ -45,7 +46,7 @@ function clientProject(receiverPort: number): string {
   symlinkSync(BIN, join(dir, 'node_modules', '.bin', 'bvs-mock'));
   writeFileSync(
     join(dir, 'package.json'),
-    JSON.stringify({ name: 'client', private: true, scripts: { receiver: 'node receiver.js', smoke: 'node smoke.js' } }),
+    JSON.stringify({ name: 'client', private: true, scripts: { receiver: `node ${join(dir, 'receiver.js')}`, smoke: `node ${join(dir, 'smoke.js')}` } }),
   );
   writeFileSync(
     join(dir, 'receiver.js'),
