@@ -1,3 +1,4 @@
+import { jsonDepthIssue, MAX_JSON_DEPTH } from '../api/read-body';
 import { readRegularFile } from '../files/read-regular-file';
 import { parseWith, Recording, RECORDING_FORMAT, RECORDING_VERSION } from '../schemas';
 
@@ -27,7 +28,29 @@ export function readRecordings(files: readonly string[]): { ok: true; recordings
       return { ok: false, message: `${file}: a recording of version ${String(header.version)}; this bvs-mock reads version ${RECORDING_VERSION}` };
     const parsed = parseWith(Recording, value);
     if (!parsed.ok) return { ok: false, message: `${file}: ${parsed.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}` };
+    const tooDeep = deepBody(parsed.value);
+    if (tooDeep !== undefined) return { ok: false, message: `${file}: ${tooDeep}` };
     recordings.push(parsed.value);
   }
   return { ok: true, recordings };
+}
+
+/** Where a recorded body (a delivery's, or an exchange's JSON text) is nested deeper than any body of the service, or undefined. */
+function deepBody(recording: Recording): string | undefined {
+  const bodies: Array<[string, unknown]> = recording.deliveries.map((delivery, index) => [`$.deliveries[${index}].body`, delivery.body]);
+  recording.exchanges.forEach((exchange, index) => {
+    for (const side of ['request_body', 'answer_body'] as const) {
+      try {
+        bodies.push([`$.exchanges[${index}].${side}`, JSON.parse(exchange[side])]);
+      } catch {
+        // Not JSON: text, kept as text.
+      }
+    }
+  });
+  for (const [where, body] of bodies) {
+    const issue = jsonDepthIssue(body);
+    if (issue !== undefined)
+      return `${where}${issue.path.replace(/^\$/, '')}: nested more than ${MAX_JSON_DEPTH} levels deep (objects and arrays), deeper than any body of the service; this recording cannot be read`;
+  }
+  return undefined;
 }

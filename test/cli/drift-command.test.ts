@@ -95,3 +95,17 @@ test('a wrong command or file: exit 2 with what, where and why', async () => {
   expect(stderr.mock.calls.join('')).toContain('exists; give --force to overwrite it');
   expect(readFileSync(join(dir, 'taken.xml'), 'utf8')).toBe('keep');
 });
+
+test('a recording with a body nested deeper than any of the service: exit 2 naming the body and the path, no crash', async () => {
+  const [proxy, listen] = await recorded();
+  const recording = JSON.parse(readFileSync(listen, 'utf8'));
+  recording.deliveries[2].body = 'DEEP';
+  // Written as text: a value this deep is more than JSON.stringify can walk.
+  const deep = `{"type":"data_source_run_batch.ready","data_source_run_batch":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_001)}`;
+  writeFileSync(listen, JSON.stringify(recording).replace('"DEEP"', deep));
+  expect(await run('drift', proxy, listen)).toBe(2);
+  expect(stderr.mock.calls.join('')).toMatch(
+    /listen\.json: \$\.deliveries\[2\]\.body\.data_source_run_batch(\.a)+: nested more than 64 levels deep \(objects and arrays\), deeper than any body of the service; this recording cannot be read/,
+  );
+  expect(await run('scenario', 'from-recording', proxy, listen, '--name', 'deep')).toBe(2);
+});
