@@ -91,7 +91,23 @@ function parse(text: string): unknown {
 
 /** The trees of the recordings, by main validation id, the first recorded first. */
 export function treeIds(recordings: readonly Recording[]): string[] {
-  return [...new Set(recordings.flatMap((recording) => recording.trees.map((tree) => tree.tree_id)))];
+  return [...new Set(recordings.flatMap((recording) => recording.trees.map((tree) => mainOf(recording, tree))))];
+}
+
+/**
+ * The main validation of a recorded tree: its name, or for a tree the relay named by an information request (whose
+ * first delivery was an item's, before any payload tied the request to its validation) the request's validation.
+ */
+function mainOf(recording: Recording, tree: Recording['trees'][number]): string {
+  if (tree.tree_id.startsWith('evl_')) return tree.tree_id;
+  const deliveries = new Set(tree.deliveries);
+  let main: string | undefined;
+  for (const delivery of recording.deliveries)
+    if (deliveries.has(delivery.id))
+      walk(delivery.body, (object) => {
+        if (object.id === tree.tree_id && typeof object.entity_validation_id === 'string') main ??= object.entity_validation_id;
+      });
+  return main ?? tree.tree_id;
 }
 
 /** Reads what the recordings tell of the tree `rootId`: its entities, batches and runs as last seen, and its events with their instants. */
@@ -100,7 +116,7 @@ export function treeFacts(recordings: readonly Recording[], rootId: string): Tre
   const bodies: Array<{ body: unknown; real: number }> = [];
   const delivered = new Set<string>();
   for (const recording of recordings) {
-    const tree = recording.trees.find((candidate) => candidate.tree_id === rootId);
+    const tree = recording.trees.find((candidate) => mainOf(recording, candidate) === rootId);
     if (tree === undefined) continue;
     const exchanges = new Set(tree.exchanges);
     for (const exchange of recording.exchanges)

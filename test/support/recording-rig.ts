@@ -75,7 +75,15 @@ export async function recordPlay(options: {
     ...(webhookAuth === 'endpoint-secret' ? { webhookUrl: hooks, webhookSecret: CREDENTIALS.endpointSecret } : {}),
     ...options.upstream,
   });
-  options.prepare?.(upstream);
+  try {
+    options.prepare?.(upstream);
+  } catch (error) {
+    // A scenario the upstream refuses: everything started so far stops before the error is told.
+    await upstream.close();
+    await relay.close();
+    await receiver.close();
+    throw error;
+  }
   const proxyRecorder = new Recorder({ source: 'proxy', peer: upstream.url, redact: options.redact });
   const proxy = await startProxy({
     upstream: new URL(upstream.url),
