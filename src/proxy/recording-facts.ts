@@ -55,6 +55,16 @@ export interface TreeFacts {
   events: SeenEvent[];
   /** The first instant each alert appears in an event. */
   alertSeenAt: Map<string, number>;
+  /** Runs seen waiting in `missing_input_data`, by run id. */
+  waits: Map<string, SeenWait>;
+}
+
+/** What the recording tells of a run's wait for input. */
+export interface SeenWait {
+  /** The latest instant the wait can have begun: its batch's `updated_at` in the first body that shows it waiting. */
+  since: number;
+  /** When input was supplied, as far as the recording tells ({@link waitsOf}). */
+  supplied: number;
 }
 
 type Json = Record<string, unknown>;
@@ -81,28 +91,54 @@ function parse(text: string): unknown {
 
 /** The trees of the recordings, by main validation id, the first recorded first. */
 export function treeIds(recordings: readonly Recording[]): string[] {
-  return [...new Set(recordings.flatMap((recording) => recording.trees.map((tree) => tree.tree_id)))];
+  return [...new Set(recordings.flatMap((recording) => recording.trees.map((tree) => mainOf(recording, tree))))];
+}
+
+/**
+ * The main validation of a recorded tree: its name, or for a tree the relay named by an information request (whose
+ * first delivery was an item's, before any payload tied the request to its validation) the request's validation.
+ */
+function mainOf(recording: Recording, tree: Recording['trees'][number]): string {
+  if (tree.tree_id.startsWith('evl_')) return tree.tree_id;
+  const deliveries = new Set(tree.deliveries);
+  let main: string | undefined;
+  for (const delivery of recording.deliveries)
+    if (deliveries.has(delivery.id))
+      walk(delivery.body, (object) => {
+        if (object.id === tree.tree_id && typeof object.entity_validation_id === 'string') main ??= object.entity_validation_id;
+      });
+  return main ?? tree.tree_id;
 }
 
 /** Reads what the recordings tell of the tree `rootId`: its entities, batches and runs as last seen, and its events with their instants. */
 export function treeFacts(recordings: readonly Recording[], rootId: string): TreeFacts {
-  const facts: TreeFacts = { rootId, entities: new Map(), batches: new Map(), statuses: new Map(), events: [], alertSeenAt: new Map() };
-  const bodies: unknown[] = [];
+  const facts: TreeFacts = { rootId, entities: new Map(), batches: new Map(), statuses: new Map(), events: [], alertSeenAt: new Map(), waits: new Map() };
+  const bodies: Array<{ body: unknown; real: number }> = [];
+  const delivered = new Set<string>();
   for (const recording of recordings) {
-    const tree = recording.trees.find((candidate) => candidate.tree_id === rootId);
+    const tree = recording.trees.find((candidate) => mainOf(recording, candidate) === rootId);
     if (tree === undefined) continue;
     const exchanges = new Set(tree.exchanges);
-    for (const exchange of recording.exchanges) if (exchanges.has(exchange.request_id) && exchange.status < 300) bodies.push(parse(exchange.answer_body));
+    for (const exchange of recording.exchanges)
+      if (exchanges.has(exchange.request_id) && exchange.status < 300)
+        bodies.push({ body: parse(exchange.answer_body), real: Date.parse(exchange.started_at) + exchange.duration_ms });
     const deliveries = new Set(tree.deliveries);
     for (const delivery of recording.deliveries) {
       if (!deliveries.has(delivery.id)) continue;
-      bodies.push(delivery.body);
-      if (delivery.attempt === 1 && isObject(delivery.body) && typeof delivery.body.type === 'string')
-        facts.events.push({ type: delivery.body.type, body: delivery.body, at: NaN, exact: false, arrived: Date.parse(delivery.arrived_at) });
+      bodies.push({ body: delivery.body, real: Date.parse(delivery.arrived_at) });
+      // A retry carries the same body again. The relay's `attempt` counts arrivals by type and resource id, which also
+      // counts an event that truly fires again for the same resource (status_updated, assignment.updated) as a retry.
+      const text = JSON.stringify(delivery.body);
+      if (delivered.has(text) || !isObject(delivery.body) || typeof delivery.body.type !== 'string') continue;
+      delivered.add(text);
+      facts.events.push({ type: delivery.body.type, body: delivery.body, at: NaN, exact: false, arrived: Date.parse(delivery.arrived_at) });
     }
   }
-  for (const body of bodies) collect(facts, body);
+  // In the order they came (the proxy's and the listener's real times), so that what was seen last is the latest.
+  const ordered = bodies.map((entry, index) => ({ ...entry, index })).sort((a, b) => a.real - b.real || a.index - b.index);
+  for (const { body } of ordered) collect(facts, body);
   timeEvents(facts);
+  facts.waits = waitsOf(ordered.map((entry) => entry.body));
   return facts;
 }
 
@@ -137,6 +173,20 @@ function latest(value: unknown, pick: (object: Json) => unknown[]): number | und
   return best;
 }
 
+/** When the recipient submitted the last item: the latest `updated_at` of the submitted items. */
+function collectedAt(request: Json): number | undefined {
+  const items = Array.isArray(request.requestable_items) ? (request.requestable_items as Json[]) : [];
+  return latest(
+    items.filter((item) => item.status !== 'pending'),
+    (item) => [item.updated_at],
+  );
+}
+
+/** When the AI analysis completed: the latest `created_at` of its chat (none without a chat). */
+function analyzedAt(request: Json): number | undefined {
+  return latest(request.analysis_chat, (message) => [message.created_at]);
+}
+
 /** The instant the payload itself gives the event, when it gives one. */
 function ownInstant(event: SeenEvent): number | undefined {
   const { body } = event;
@@ -154,6 +204,17 @@ function ownInstant(event: SeenEvent): number | undefined {
     case 'entity_validation.stakeholder.created':
       // Partners are discovered with batches of their own, created at that instant.
       return latest(resource, (object) => (String(object.id).startsWith('dsrb_') ? [object.created_at] : []));
+    case 'information_request.all_items_collected':
+      return collectedAt(resource);
+    case 'information_request.analysis_success':
+      return analyzedAt(resource);
+    case 'information_request.status_updated':
+      // The change it tells of: the items' submission, the analysis; an evaluation carries no timestamp of its own.
+      if (resource.status === 'items_collected') return collectedAt(resource);
+      return resource.status === 'in_review' ? analyzedAt(resource) : undefined;
+    case 'information_request.evaluated':
+      // Nothing in the request dates the after-evaluation (the request has no updated_at): arrival times do.
+      return undefined;
     default:
       return latest(resource, (object) => [object.created_at, object.updated_at]);
   }
@@ -172,7 +233,9 @@ function timeEvents(facts: TreeFacts): void {
   facts.events.forEach((event, index) => {
     let at = own[index];
     event.exact = at !== undefined;
-    if (at === undefined) {
+    const cause = facts.events[index - 1];
+    if (at === undefined && event.type === 'information_request.status_updated' && cause !== undefined && sameChange(cause, event)) at = cause.at;
+    else if (at === undefined) {
       const nextIndex = own.findIndex((candidate, later) => later > index && candidate !== undefined);
       const next = nextIndex < 0 ? Number.POSITIVE_INFINITY : own[nextIndex]!;
       const run = event.body.data_source_run;
@@ -189,13 +252,61 @@ function timeEvents(facts: TreeFacts): void {
   });
 }
 
-/** The instant of event `index` from its arrival, between the timed event before it (`previous`) and the next (`next`, at `nextIndex`). */
+/** Whether `event` (a status_updated) tells of the change `cause` made: the same request, showing the same status. */
+function sameChange(cause: SeenEvent, event: SeenEvent): boolean {
+  const [before, after] = [cause.body.information_request, event.body.information_request];
+  return isObject(before) && isObject(after) && before.id === after.id && before.status === after.status;
+}
+
+/**
+ * The instant of event `index` from its arrival, between the timed event before it (`previous`) and the next (`next`,
+ * at `nextIndex`). After the last timed event, its arrival after that one's at the pace the service's clock kept
+ * against the arrivals between the first and the last timed event (a real service's: the wall clock's own).
+ */
 function interpolated(events: readonly SeenEvent[], index: number, nextIndex: number, next: number, previous: number): number {
   const before = events.slice(0, index).findLast((event) => event.exact);
-  if (before === undefined || nextIndex < 0 || !Number.isFinite(previous)) return previous;
+  if (before === undefined || !Number.isFinite(previous)) return previous;
+  const arrived = events[index]!.arrived - before.arrived;
+  if (nextIndex < 0) {
+    const first = events.find((event) => event.exact)!;
+    const span = before.arrived - first.arrived;
+    const pace = span > 0 && before.at > first.at ? (before.at - first.at) / span : 1;
+    return Math.max(previous, before.at + Math.round((arrived * pace) / 1000) * 1000);
+  }
   const after = events[nextIndex]!;
   const real = after.arrived - before.arrived;
   if (!(real > 0)) return previous;
-  const gap = ((events[index]!.arrived - before.arrived) * (next - before.at)) / real;
+  const gap = (arrived * (next - before.at)) / real;
   return Math.min(next, Math.max(previous, before.at + Math.round(gap / 1000) * 1000));
+}
+
+/**
+ * The waits for input the bodies show, in the order they came. No payload says when a run began waiting or when its
+ * input was supplied (through the service's own UI, or an API the spec does not show), so these are readings:
+ * - it began waiting at the latest instant the first body showing it waiting allows: its batch's `updated_at` there;
+ * - its input was supplied when its batch changed in the first body showing it back in `created` (the service's
+ *   `updated_at` of that change), else right after the last body showing it waiting: at the latest instant that body
+ *   carries (the client saw the wait once nothing else moved, and supplied the input then).
+ */
+function waitsOf(bodies: readonly unknown[]): Map<string, SeenWait> {
+  const waits = new Map<string, SeenWait & { resumed: boolean }>();
+  for (const body of bodies) {
+    const shown = latest(body, (object) => [object.created_at, object.updated_at, object.succeeded_at]);
+    walk(body, (batch) => {
+      if (!String(batch.id).startsWith('dsrb_') || !Array.isArray(batch.data_source_runs)) return;
+      const updated = time(batch.updated_at);
+      for (const run of batch.data_source_runs as Json[]) {
+        const id = String(run.id);
+        const wait = waits.get(id);
+        if (run.status === 'missing_input_data' && updated !== undefined && shown !== undefined) {
+          if (wait === undefined) waits.set(id, { since: updated, supplied: shown, resumed: false });
+          else if (!wait.resumed) wait.supplied = Math.max(wait.supplied, shown);
+        } else if (run.status === 'created' && wait !== undefined && !wait.resumed && updated !== undefined && updated >= wait.since) {
+          wait.supplied = updated;
+          wait.resumed = true;
+        }
+      }
+    });
+  }
+  return new Map([...waits].map(([id, { since, supplied }]) => [id, { since, supplied }]));
 }

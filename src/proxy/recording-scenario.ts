@@ -1,5 +1,6 @@
 import type { Recording, ScenarioInput } from '../schemas';
 import { treeFacts, treeIds, type SeenBatch, type SeenRun, type TreeFacts } from './recording-facts';
+import { duration, informationRequestOf } from './recording-information-request';
 
 type EntityInput = ScenarioInput['entity'];
 type PartnerInput = NonNullable<EntityInput['partners']>[number];
@@ -13,12 +14,6 @@ export interface FromRecordingOptions {
   name: string;
   /** The main validation of the tree to write; default: the only tree, else an error naming them. */
   tree?: string;
-}
-
-/** A duration as a scenario file writes it: whole seconds as `20s`, else milliseconds. */
-function duration(ms: number): string {
-  const whole = Math.max(0, Math.round(ms));
-  return whole % 1000 === 0 ? `${whole / 1000}s` : `${whole}ms`;
 }
 
 /**
@@ -48,6 +43,8 @@ export function scenarioFromRecording(recordings: readonly Recording[], options:
     tins: [root.tin],
     entity,
   };
+  const request = informationRequestOf(facts, Date.parse(rootBatch.created_at), !askedForRequest(recordings, rootId));
+  if (request !== undefined) scenario.information_request = request;
   const types = facts.events.map((event) => event.type);
   const completedAt = facts.events.find((event) => event.type === 'data_source_run_batch.child_batches_ready')?.at;
   const reportAt = facts.events.find((event) => event.type === 'data_source_run_batch.consolidated_report_ready')?.at;
@@ -57,6 +54,21 @@ export function scenarioFromRecording(recordings: readonly Recording[], options:
     scenario.report_after = duration(reportAt - (completedAt ?? lastEnd(facts)));
   }
   return scenario;
+}
+
+/** Whether the create call of the tree asked for an information request (else the scenario plays one `always`). */
+function askedForRequest(recordings: readonly Recording[], rootId: string): boolean {
+  return recordings.some((recording) =>
+    recording.exchanges.some((exchange) => {
+      if (exchange.operation !== 'createEntityValidation' || !exchange.answer_body.includes(`"${rootId}"`)) return false;
+      try {
+        const body = JSON.parse(exchange.request_body) as { information_request?: unknown; entity_validation?: { information_request?: unknown } };
+        return (body.information_request ?? body.entity_validation?.information_request) != null;
+      } catch {
+        return false;
+      }
+    }),
+  );
 }
 
 /** The latest end of any run of the tree. */
@@ -80,8 +92,18 @@ function outcomesOf(facts: TreeFacts, batch: SeenBatch, run: SeenRun): Outcome[]
   const end = endOf(facts, batch, run);
   const seen = facts.statuses.get(run.id) ?? [run.status];
   const outcomes: Outcome[] = [];
-  if (seen.includes('missing_input_data')) outcomes.push({ missing_input_data: duration(0) });
+  const wait = facts.waits.get(run.id);
   const last = seen.filter((status) => TERMINAL.has(status)).at(-1);
+  if (wait !== undefined) {
+    // It waits from the latest instant the recording allows; the next attempt starts when the input came (readings of
+    // recording-facts.ts waitsOf: no payload tells either).
+    outcomes.push({ missing_input_data: duration(wait.since - start) });
+    if (last === undefined) return outcomes;
+    if (end !== undefined && end >= wait.supplied) {
+      outcomes.push({ [last]: duration(end - wait.supplied) } as Outcome);
+      return outcomes;
+    }
+  } else if (seen.includes('missing_input_data')) outcomes.push({ missing_input_data: duration(0) });
   if (last === undefined) {
     // Never seen to end: it waits for input (when it was seen waiting) or for longer than the recording lasted.
     if (outcomes.length === 0) outcomes.push({ missing_input_data: duration(0) });

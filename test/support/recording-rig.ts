@@ -75,7 +75,15 @@ export async function recordPlay(options: {
     ...(webhookAuth === 'endpoint-secret' ? { webhookUrl: hooks, webhookSecret: CREDENTIALS.endpointSecret } : {}),
     ...options.upstream,
   });
-  options.prepare?.(upstream);
+  try {
+    options.prepare?.(upstream);
+  } catch (error) {
+    // A scenario the upstream refuses: everything started so far stops before the error is told.
+    await upstream.close();
+    await relay.close();
+    await receiver.close();
+    throw error;
+  }
   const proxyRecorder = new Recorder({ source: 'proxy', peer: upstream.url, redact: options.redact });
   const proxy = await startProxy({
     upstream: new URL(upstream.url),
@@ -117,19 +125,16 @@ export async function recordPlay(options: {
     });
     const created = json(createdAnswer);
     if (createdAnswer.status !== 201) throw new Error(`create answered ${createdAnswer.status}: ${JSON.stringify(created)}`);
-    // A run waiting for input gets it, as a client would have it supplied.
+    // A run waiting for input gets it once nothing else moves (so at the same simulated instant in every play), as a
+    // client would have it supplied: it reads the validation, sees the wait, and supplies the input.
     for (;;) {
+      await control.waitForSettled(created.id, { timeoutMs: 25_000 });
       const tree = await control.validationTree(created.id);
       const waiting = JSON.stringify(tree).match(/"id":"(dsr_[0-9A-Za-z]+)"[^{}]*"status":"missing_input_data"/)?.[1];
-      if (waiting !== undefined) {
-        await client.request(`/api/v2/entity_validations/${created.id}`, { headers });
-        await control.supplyInput(waiting);
-        continue;
-      }
-      if (await control.isSettled(created.id)) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (waiting === undefined) break;
+      await client.request(`/api/v2/entity_validations/${created.id}`, { headers });
+      await control.supplyInput(waiting);
     }
-    await control.waitForSettled(created.id);
     const validation = json(await client.request(`/api/v2/entity_validations/${created.id}`, { headers }));
     for (const batch of validation.data_source_run_batches as Array<{ id: string }>)
       await client.request(`/api/v2/data_source_run_batches/${batch.id}`, { headers });
