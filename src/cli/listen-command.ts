@@ -9,6 +9,7 @@ import { parseReceiverAuth } from './check-receiver-command';
 import { Recorder } from '../proxy/recorder';
 import { printable } from './printable';
 import { collect, liveWriter } from './record-flags';
+import { redactPathsReadable } from './redact-flag';
 import { withListeningOptions } from './listening-options';
 import { controlToken, integer } from './serve-flag-values';
 import { readPem } from './serve-flags';
@@ -64,7 +65,7 @@ export function listenCommand(): Command {
     .addOption(new Option('--insecure-webhook-tls', "accept the receiver's self-signed certificate").default(false))
     .addOption(new Option('--strict', 'report fields the contract does not list (tolerated by default, as a client must)').default(false))
     .action(async (flags: ListenFlags) => {
-      await listen(flags);
+      if (redactPathsReadable('listen', flags.redact)) await listen(flags);
     });
 }
 

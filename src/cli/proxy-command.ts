@@ -6,6 +6,7 @@ import { startProxy, type StartedProxy } from '../http/start-proxy';
 import { driftFormatOf, renderDrift } from '../proxy/drift-report';
 import { Recorder } from '../proxy/recorder';
 import { collect, liveWriter } from './record-flags';
+import { redactPathsReadable } from './redact-flag';
 import { withListeningOptions } from './listening-options';
 import { controlToken, integer } from './serve-flag-values';
 
@@ -60,6 +61,7 @@ export function proxyCommand(): Command {
     .addOption(new Option('--redact <path>', 'mask this JSON path in recorded bodies, like $..display_name (repeatable)').default([]).argParser(collect))
     .addOption(new Option('--slow-ms <ms>', 'an answer slower than this is drift (default 5000)').argParser(integer('--slow-ms', 1, 600_000)))
     .action(async (flags: ProxyFlags) => {
+      if (!redactPathsReadable('proxy', flags.redact)) return;
       // A bad upstream is refused with exit 2 before anything listens: nothing would ever reach it.
       const upstream = upstreamUrl(flags.upstream);
       const reason = typeof upstream === 'string' ? upstream : await unreachable(upstream);

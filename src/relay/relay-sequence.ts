@@ -1,4 +1,5 @@
 import type { RelayFinding } from '../schemas';
+import { eventMoment } from './event-moment';
 
 /** A delivery as a finding names it. */
 export type SeenEvent = RelayFinding['events'][number];
@@ -15,8 +16,15 @@ const ORDER_RULES = {
   failedPartner: "§6 Payload rules, rule 4: a partner's definitive failure suppresses `child_batches_ready` for that validation",
 } as const;
 
+/** The first event of a tree the relay received: its place among the arrivals and the moment its body is from. */
+interface Opening {
+  seq: number;
+  moment: number | null;
+}
+
 /** What one validation tree has shown so far: the first arrival of the events its order rules compare. */
 interface TreeState {
+  opening: Opening;
   mainBatch: string | null;
   mainReady: SeenEvent | null;
   childBatchesReady: SeenEvent | null;
@@ -36,6 +44,13 @@ const asList = (value: unknown): Json[] => (Array.isArray(value) ? value.map(asO
  * each order or gating rule of spec §6 that two of them break. It compares only events that both arrived (an
  * endpoint may subscribe to some types only, so an event that never came is no finding), and only their first
  * arrivals (a retry or a redelivery comes late by design: §6 Subscription and delivery, rule 3).
+ *
+ * A first arrival may be a retry too, when the relay missed the first attempt (it was down, or not reachable yet):
+ * an event whose body is from before the first event of its tree the relay received fired before the relay heard
+ * anything of that tree, so its first attempt went while the relay could not take it, and it breaks no order rule by
+ * arriving late. A tree the relay hears from its first event on is held to the rules at every first arrival.
+ * A `consolidated_report_ready` whose runs are still under way is a report asked for on demand (§4 Other operations,
+ * §6 Payload rules, rule 4), which may come at any time: the rules compare only the report of the completed tree.
  */
 export class RelaySequence {
   /** The tree (its main entity validation) of each entity validation, batch and information request seen. */
@@ -45,6 +60,8 @@ export class RelaySequence {
   private readonly announced = new Set<string>();
   /** The first event that named each entity validation before any `stakeholder.created` announced it. */
   private readonly namedFirst = new Map<string, SeenEvent>();
+  /** Arrivals observed so far. */
+  private arrivals = 0;
 
   /** The tree of an event's body, as far as the events so far tell; null when it names no entity. */
   treeIdOf(body: unknown): string | null {
@@ -59,11 +76,16 @@ export class RelaySequence {
     if (envelope === undefined || type === undefined) return [];
     const named = this.names(envelope);
     if (named === null) return [];
+    this.arrivals += 1;
+    const arrival: Opening = { seq: this.arrivals, moment: eventMoment(envelope) };
     const findings: RelayFinding[] = [];
-    const find = (rule: keyof typeof ORDER_RULES, tree: string, message: string, events: SeenEvent[]) =>
+    const find = (rule: keyof typeof ORDER_RULES, tree: string, message: string, events: SeenEvent[]) => {
+      // A first attempt the relay missed: this arrival is its retry, late by design.
+      if (rule !== 'failedPartner' && missedFirstAttempt(arrival, this.state(tree, arrival).opening)) return;
       findings.push({ kind: 'order', rule: ORDER_RULES[rule], message, tree_id: tree, events });
+    };
     if (type === 'entity_validation.stakeholder.created') {
-      this.announce(event, envelope, find);
+      this.announce(event, envelope, arrival, find);
       return findings;
     }
     const tree = this.rootOf(named);
@@ -71,12 +93,12 @@ export class RelaySequence {
       this.treeOf.set(named, tree);
       if (tree === named) this.namedFirst.set(named, event);
     }
-    const state = this.state(tree);
+    const state = this.state(tree, arrival);
     const resource = asObject(envelope[Object.keys(envelope).find((key) => key !== 'type') ?? '']) ?? {};
     if (type === 'data_source_run_batch.data_source_run.ready') this.runReady(event, resource, tree, state, find);
     else if (type === 'data_source_run_batch.ready') this.batchReady(event, resource, tree, state, find);
     else if (type === 'data_source_run_batch.child_batches_ready') this.childBatchesReady(event, resource, tree, state, find);
-    else if (type === 'data_source_run_batch.consolidated_report_ready') state.report ??= event;
+    else if (type === 'data_source_run_batch.consolidated_report_ready' && !underWay(resource)) state.report ??= event;
     return findings;
   }
 
@@ -118,22 +140,25 @@ export class RelaySequence {
   }
 
   /** `stakeholder.created`: its partners join the parent's tree; one an earlier event named breaks the announce rule. */
-  private announce(event: SeenEvent, envelope: Json, find: Finder): void {
+  private announce(event: SeenEvent, envelope: Json, arrival: Opening, find: Finder): void {
     const parent = asObject(envelope.stakeholder);
     const parentId = asString(parent?.id);
     if (parent === undefined || parentId === undefined) return;
     const tree = this.rootOf(parentId);
     this.treeOf.set(parentId, tree);
-    const state = this.state(tree);
+    const state = this.state(tree, arrival);
+    const namedEarlier: [string, SeenEvent][] = [];
     for (const related of asList(parent.related_entities)) {
       const id = asString(related.id);
       if (id === undefined || this.announced.has(id) || id === tree) continue;
       this.announced.add(id);
       const earlier = this.namedFirst.get(id);
-      if (earlier !== undefined)
-        find('announce', tree, `partner ${id} was named by an event before entity_validation.stakeholder.created announced it`, [earlier, event]);
+      if (earlier !== undefined) namedEarlier.push([id, earlier]);
       this.merge(id, tree, state);
     }
+    // Judged once every partner has joined: the partners' events the relay received before are of this tree, and one may have opened it.
+    for (const [id, earlier] of namedEarlier)
+      find('announce', tree, `partner ${id} was named by an event before entity_validation.stakeholder.created announced it`, [earlier, event]);
   }
 
   /** A partner that looked like a tree of its own joins its parent's tree, with the runs seen of it. */
@@ -143,14 +168,16 @@ export class RelaySequence {
     this.treeOf.set(partner, tree);
     this.namedFirst.delete(partner);
     if (own === undefined || partner === tree) return;
+    if (own.opening.seq < into.opening.seq) into.opening = own.opening;
     for (const [run, seen] of own.runs) if (!into.runs.has(run)) into.runs.set(run, seen);
     this.trees.delete(partner);
   }
 
-  private state(tree: string): TreeState {
+  /** The state of a tree; one not seen before opens with `arrival`. */
+  private state(tree: string, arrival: Opening): TreeState {
     let state = this.trees.get(tree);
     if (state === undefined) {
-      state = { mainBatch: null, mainReady: null, childBatchesReady: null, report: null, runs: new Map() };
+      state = { opening: arrival, mainBatch: null, mainReady: null, childBatchesReady: null, report: null, runs: new Map() };
       this.trees.set(tree, state);
     }
     return state;
@@ -175,6 +202,17 @@ export class RelaySequence {
     if (irq !== undefined) return this.treeOf.has(irq) ? this.rootOf(irq) : irq;
     return asString(resource.id) ?? null;
   }
+}
+
+/** Whether an arrival's body is from before the first event of its tree the relay received. */
+function missedFirstAttempt(arrival: Opening, opening: Opening): boolean {
+  return arrival.moment !== null && opening.moment !== null && arrival.moment < opening.moment;
+}
+
+/** Runs that have not ended: a report showing one covers a tree still under way (§3: created, temporary_error, missing_input_data). */
+function underWay(batch: Json): boolean {
+  const ended = (run: Json) => run.status === 'succeeded' || run.status === 'definitive_error';
+  return [batch, ...asList(batch.child_batches)].some((each) => asList(each.data_source_runs).some((run) => !ended(run)));
 }
 
 type Finder = (rule: keyof typeof ORDER_RULES, tree: string, message: string, events: SeenEvent[]) => void;

@@ -4,6 +4,7 @@ import { DELIVERY_ORIGIN_HEADER } from '../delivery/delivery-dispatcher';
 import { post } from '../delivery/http-post';
 import type { ReceiverAuth } from '../probes/receiver-check';
 import type { RelayFinding, RelayReport, RelayedDelivery } from '../schemas';
+import { eventMoment } from './event-moment';
 import { RelaySequence, type SeenEvent } from './relay-sequence';
 import { HOP_BY_HOP_HEADERS } from '../delivery/hop-by-hop';
 
@@ -73,7 +74,7 @@ export class WebhookRelay {
   private readonly deliveries: RelayedDelivery[] = [];
   private readonly findings: RelayFinding[] = [];
   private readonly sequence = new RelaySequence();
-  /** Arrivals of each event, by type and resource id. */
+  /** Arrivals of each event, by type, resource id and moment. */
   private readonly arrivals = new Map<string, number>();
   private count = 0;
   private readonly instance = randomUUID();
@@ -93,7 +94,8 @@ export class WebhookRelay {
     const eventType = typeof envelope.type === 'string' ? envelope.type : null;
     const resource = Object.entries(envelope).find(([key]) => key !== 'type')?.[1] as { id?: unknown } | undefined;
     const resourceId = typeof resource?.id === 'string' ? resource.id : null;
-    const key = `${eventType}\n${resourceId}`;
+    // The moment its body is from tells two events of one resource apart (a report asked for on demand, then the tree's own).
+    const key = `${eventType}\n${resourceId}\n${eventMoment(body)}`;
     const attempt = (this.arrivals.get(key) ?? 0) + 1;
     this.arrivals.set(key, attempt);
     const seen: SeenEvent = { delivery_id: id, event_type: eventType, resource_id: resourceId, arrived_at: arrivedAt };
