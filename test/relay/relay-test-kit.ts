@@ -1,5 +1,5 @@
 import { startServer, type StartedServer } from '../../src/http';
-import { startRelayServer, type RunningRelay } from '../../src/relay/relay-server';
+import { startRelayServer, type RunningRelay } from '../../src/http/start-relay';
 import { RelayReport, parseWith } from '../../src/schemas';
 import { connectBvsMock, startWebhookReceiver, type BvsMockControl, type WebhookReceiver } from '../../src/testing';
 import { HAPPY_PARTNERS } from '../support/built-in-tins';

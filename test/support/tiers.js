@@ -12,6 +12,7 @@ const SYSTEM = [
   'test/cli/parallel-sessions.test.ts',
   'test/cli/proxy-cli.test.ts',
   'test/cli/readings-cli.test.ts',
+  'test/cli/record-cli.test.ts',
   'test/cli/start-time.test.ts',
   'test/cli/state-file.test.ts',
   'test/cli/validate-hostile-input.test.ts',
