@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { stringify } from 'yaml';
-import { parseScenarioSource } from '../engine/scenarios';
+import { parseScenarioSource, ScenarioLibrary } from '../engine/scenarios';
 import { scenarioFromRecording } from '../proxy/recording-scenario';
 import { ScenarioName } from '../schemas';
 import { readRecordings } from './read-recordings';
@@ -51,6 +51,12 @@ function fromRecording(files: string[], flags: FromRecordingFlags): number {
   // Checked as the loader of --scenarios directories checks a file: what is written loads.
   const checked = parseScenarioSource({ text, file: flags.out ?? `${flags.name}.yaml` });
   if (!checked.ok) return fail(`the scenario written does not load: ${checked.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
+  // Beside the built-in scenarios, as `serve --scenarios` loads it: a name or TIN one of them has is refused there.
+  const beside = ScenarioLibrary.builtIn().add(checked.value, { source: flags.out ?? 'the recording' });
+  if (!beside.ok)
+    process.stderr.write(
+      `bvs-mock scenario from-recording: note: ${beside.issues.map((issue) => issue.message).join('; ')}; serve --scenarios refuses the file until its name, or its tins and entity.tin, are changed\n`,
+    );
   if (flags.out === undefined) {
     process.stdout.write(text);
     return 0;

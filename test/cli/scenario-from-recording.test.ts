@@ -53,3 +53,14 @@ test('a file that is not a recording is refused with exit 2, naming the file and
   expect(await run('scenario', 'from-recording', file, '--name', 'x')).toBe(2);
   expect(stderr.mock.calls.join('')).toContain(`${file}: not a recording (its format is not bvs-mock/recording); give a file written by --record`);
 });
+
+test('a tree of a TIN a built-in scenario claims is written, with a note that serve --scenarios refuses it until its TIN is changed', async () => {
+  const played = await recordPlay({ tin: '76920415-6', country: 'CL' });
+  writeFileSync(join(dir, 'proxy.json'), JSON.stringify(played.proxy));
+  writeFileSync(join(dir, 'listen.json'), JSON.stringify(played.listen));
+  const out = join(dir, 'recorded.yaml');
+  expect(await run('scenario', 'from-recording', join(dir, 'proxy.json'), join(dir, 'listen.json'), '--name', 'recorded-partners', '--out', out)).toBe(0);
+  expect(stderr.mock.calls.join('')).toContain('note: TIN 76920415-6 is already claimed by scenario "happy-partners"');
+  expect(stderr.mock.calls.join('')).toContain('serve --scenarios refuses the file until its name, or its tins and entity.tin, are changed');
+  expect(readFileSync(out, 'utf8')).toMatch(/^name: recorded-partners\n/);
+});
