@@ -7,6 +7,7 @@ import type { RelayFinding, RelayReport, RelayedDelivery } from '../schemas';
 import { eventMoment } from './event-moment';
 import { RelaySequence, type SeenEvent } from './relay-sequence';
 import { HOP_BY_HOP_HEADERS } from '../delivery/hop-by-hop';
+import { jsonDepthIssue, MAX_JSON_DEPTH } from '../api/read-body';
 
 /** What the upstream authorizes each delivery with, as its endpoint was configured (`--auth none|secret:S|legacy:T`). */
 export type RelayAuth = ReceiverAuth;
@@ -169,10 +170,22 @@ export class WebhookRelay {
   }
 }
 
+/**
+ * The body as JSON, unless it is not JSON or is nested deeper than any body of the service: such a body is kept as
+ * text, since no record, report or recording could be written with it (they would recurse through it).
+ */
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     return { ok: false, error: (error as Error).message };
   }
+  const tooDeep = jsonDepthIssue(value);
+  if (tooDeep !== undefined)
+    return {
+      ok: false,
+      error: `at ${tooDeep.path}, nested more than ${MAX_JSON_DEPTH} levels deep (objects and arrays), deeper than any payload of the service`,
+    };
+  return { ok: true, value };
 }
