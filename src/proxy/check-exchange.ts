@@ -1,4 +1,5 @@
 import type { ZodType } from 'zod';
+import { jsonDepthIssue, MAX_JSON_DEPTH } from '../api/read-body';
 import { closedIssues } from '../contract';
 import { errorsOf } from '../openapi';
 import { API_ERROR_STATUS, ApiError, OAuthError, oauthErrorOf, jsonPathSegments, type DriftDifference, type Issue } from '../schemas';
@@ -128,6 +129,8 @@ function valueAt(value: unknown, path: string): string {
     if (typeof here !== 'object' || here === null) return '(absent)';
     here = (here as Record<string, unknown>)[String(key)];
   }
+  // A value nested deeper than any of the service's is named, not walked: masking and writing it would recurse through it.
+  if (jsonDepthIssue(here) !== undefined) return `(a value nested more than ${MAX_JSON_DEPTH} levels deep)`;
   const leaf = jsonPathSegments(path).at(-1);
   const text = JSON.stringify(maskValue(here, typeof leaf === 'string' ? leaf : ''));
   return text === undefined ? '(absent)' : text.length > 200 ? `${text.slice(0, 200)}…` : text;
