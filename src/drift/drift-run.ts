@@ -59,8 +59,9 @@ export async function driftOf(recordings: readonly Recording[], options: DriftOp
       entry.not_played = (error as Error).message;
       continue;
     }
+    const revalidateAt = revalidations(recorded);
     const play = async (values: Readonly<Record<string, string>>): Promise<TreeFacts> => {
-      const played = await replayTree(scenario, values);
+      const played = await replayTree(scenario, values, revalidateAt);
       return treeFacts(played.recordings, played.rootId);
     };
     let played: TreeFacts;
@@ -96,6 +97,16 @@ export async function driftOf(recordings: readonly Recording[], options: DriftOp
     report.differences.push(...differences.map((difference) => reported(treeId, difference, attributed.get(differenceKey(difference)))));
   }
   return report;
+}
+
+/** When the recorded tree was revalidated: each batch of its main validation after the first, ms after the create. */
+function revalidations(facts: TreeFacts): number[] {
+  const start = Date.parse(facts.entities.get(facts.rootId)?.created_at ?? '');
+  const created = [...facts.batches.values()]
+    .filter((batch) => batch.entity_validation_id === facts.rootId && batch.parent_batch_id === null)
+    .map((batch) => Date.parse(batch.created_at))
+    .sort((a, b) => a - b);
+  return Number.isNaN(start) ? [] : created.slice(1).map((at) => at - start);
 }
 
 function reported(treeId: string, difference: TreeDifference, reading: { name: string; value: string; row: number } | undefined): DriftReportDifference {

@@ -29,9 +29,14 @@ const REPLAY_SEED = 1;
  * Plays the scenario written from a recorded tree in a bvs-mock of its own (instant clock, default organization, the
  * readings given), and records the play as the proxy and the relay would have: the create's answer, a read of the
  * validation and of each of its batches at the end, and every event the tree emitted with its simulated instant as
- * its arrival. Throws when the scenario does not load or the play cannot start.
+ * its arrival; the tree is revalidated at `revalidateAt` (ms after the create) as the recording shows it was. Throws
+ * when the scenario does not load or the play cannot start.
  */
-export async function replayTree(input: ScenarioInput, readings: Readonly<Record<string, string>>): Promise<ReplayedTree> {
+export async function replayTree(
+  input: ScenarioInput,
+  readings: Readonly<Record<string, string>>,
+  revalidateAt: readonly number[] = [],
+): Promise<ReplayedTree> {
   const loaded = parseScenarioSource({ text: stringify(input), file: `${input.name}.yaml` });
   if (!loaded.ok)
     throw new Error(`the scenario written from the recording does not load: ${loaded.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
@@ -45,7 +50,7 @@ export async function replayTree(input: ScenarioInput, readings: Readonly<Record
     if (!added.ok) throw new Error(added.issues.map((issue) => issue.message).join('; '));
     const emitted: EngineEvent[] = [];
     mock.onEvent((event) => emitted.push(event));
-    const created = await playTree(mock, scenario, {});
+    const created = await playTree(mock, scenario, { revalidateAt });
     if (!created.ok) throw new Error(`bvs-mock could not create the validation of the recorded tree: ${created.message}`);
     const rootId = created.value.id;
     const deliveries: RelayedDelivery[] = emitted

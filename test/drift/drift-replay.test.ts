@@ -151,3 +151,20 @@ test('a recording of the API alone cannot play its trees: the report says why, a
   expect(report.differences).toEqual([]);
   expect(driftOutcome(report)).toBe('incomplete');
 });
+
+test('a tree revalidated five minutes after its play: the second play is played again at the same offset, and row 33 is confirmed', async () => {
+  const { tin, country } = scenario('happy-partners');
+  const recorded = await recordPlay({ tin, country, revalidateAfterMs: 300_000 });
+  const report = await drift([recorded.proxy, recorded.listen]);
+  expect(listed(report)).toEqual([]);
+  expect(report.trees[0]!.events_played).toBe(recorded.emitted.length);
+  expect(report.confirmations.map((c) => `${c.row} ${c.choice}`)).toContain('33 child-batches-on-revalidation=once');
+});
+
+test('an upstream that sends child_batches_ready again on a revalidation: the extra event refutes row 33, reading again', async () => {
+  const { tin, country } = scenario('happy-partners');
+  const recorded = await recordPlay({ tin, country, revalidateAfterMs: 300_000, upstream: { readings: { 'child-batches-on-revalidation': 'again' } } });
+  const report = await drift([recorded.proxy, recorded.listen]);
+  expect(listed(report)).toEqual(['event data_source_run_batch.child_batches_ready (76920415-6) row 33 child-batches-on-revalidation=again']);
+  expect(report.differences[0]).toMatchObject({ bvs_mock: 'does not send it', recording: expect.stringMatching(/^sent at \d+:\d\d/) });
+});

@@ -47,6 +47,8 @@ export async function recordPlay(options: {
   upstream?: ServerOptions;
   /** Called with the upstream before the play (to load scenarios into it). */
   prepare?: (upstream: StartedServer) => void;
+  /** Revalidate the tree once its play has ended, this many simulated ms later, and record that play too. */
+  revalidateAfterMs?: number;
 }): Promise<RecordedPlay> {
   const clientAuth = options.clientAuth ?? 'api-key';
   const webhookAuth = options.webhookAuth ?? 'endpoint-secret';
@@ -134,6 +136,11 @@ export async function recordPlay(options: {
       if (waiting === undefined) break;
       await client.request(`/api/v2/entity_validations/${created.id}`, { headers });
       await control.supplyInput(waiting);
+    }
+    if (options.revalidateAfterMs !== undefined) {
+      await control.advance(options.revalidateAfterMs / 1000);
+      await control.revalidate(created.id);
+      await control.waitForSettled(created.id, { timeoutMs: 25_000 });
     }
     const validation = json(await client.request(`/api/v2/entity_validations/${created.id}`, { headers }));
     for (const batch of validation.data_source_run_batches as Array<{ id: string }>)
