@@ -37,7 +37,7 @@ export function driftSummary(report: DriftReport): string {
     );
   for (const difference of report.differences) lines.push(`  ${difference.tree_id ?? 'no tree'}: ${describeDifference(difference)}`);
   for (const confirmation of report.confirmations)
-    lines.push(`  ${confirmation.tree_id}: confirms docs/fidelity.md row ${confirmation.row} (${confirmation.choice}): ${confirmation.evidence}`);
+    lines.push(`  ${confirmation.tree_id ?? 'no tree'}: confirms docs/fidelity.md row ${confirmation.row} (${confirmation.choice}): ${confirmation.evidence}`);
   const notPlayed = report.trees.filter((tree) => tree.not_played !== null).length;
   lines.push(
     `${report.differences.length} difference(s), ${report.confirmations.length} confirmation(s)${notPlayed === 0 ? '' : `, ${notPlayed} tree(s) not played (incomplete)`}`,
@@ -81,7 +81,7 @@ function markdown(report: DriftReport, at: Date): string {
       '',
       '| Tree | Row | Choice | Evidence |',
       '| --- | --- | --- | --- |',
-      ...report.confirmations.map((c) => `| ${c.tree_id} | ${c.row} | ${c.choice} | ${cell(c.evidence)} |`),
+      ...report.confirmations.map((c) => `| ${cell(c.tree_id)} | ${c.row} | ${c.choice} | ${cell(c.evidence)} |`),
       '',
     );
   return `${lines.join('\n')}`;
@@ -92,19 +92,20 @@ function junit(report: DriftReport, at: Date): string {
     name: `${d.check}: ${d.subject}${d.path === null ? '' : ` ${d.path}`}`,
     failure: { message: describeDifference(d), type: d.check, details: describeDifference(d) },
   });
+  const confirmed = (treeId: string | null): Case[] =>
+    report.confirmations.filter((c) => c.tree_id === treeId).map((c) => ({ name: `confirms docs/fidelity.md row ${c.row} (${c.choice})` }));
   const contract = report.differences.filter((d) => d.tree_id === null);
   const suites: Array<{ suite: string; cases: Case[] }> = [
     {
       suite: 'recorded exchanges of no tree',
-      cases: contract.length === 0 ? [{ name: 'every exchange of no tree reads as the contract says' }] : contract.map(failure),
+      cases: [...(contract.length === 0 ? [{ name: 'every exchange of no tree reads as the contract says' }] : contract.map(failure)), ...confirmed(null)],
     },
   ];
   for (const tree of report.trees) {
     const cases = report.differences.filter((d) => d.tree_id === tree.tree_id).map(failure);
     if (tree.not_played !== null) cases.push({ name: 'played in bvs-mock', skipped: tree.not_played });
     else if (cases.length === 0) cases.push({ name: 'plays the same in bvs-mock' });
-    for (const c of report.confirmations.filter((confirmation) => confirmation.tree_id === tree.tree_id))
-      cases.push({ name: `confirms docs/fidelity.md row ${c.row} (${c.choice})` });
+    cases.push(...confirmed(tree.tree_id));
     suites.push({ suite: `tree ${tree.tree_id} (${tree.display_name ?? 'unnamed'})`, cases });
   }
   return junitXml(

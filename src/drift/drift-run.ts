@@ -2,6 +2,7 @@ import { recordingContract } from './recording-contract';
 import { compareTrees, differenceKey, type TreeDifference } from './compare-trees';
 import { playableScenario } from './playable-scenario';
 import { replayTree } from './replay-tree';
+import { tokenClientAuth } from './token-client-auth';
 import { treeFacts, treeIds, type TreeFacts } from '../proxy/recording-facts';
 import { scenarioFromRecording } from '../proxy/recording-scenario';
 import { DEFAULT_READINGS, DRIFT_REPORT_FORMAT, READINGS, type DriftReport, type DriftReportDifference, type Recording, type ScenarioInput } from '../schemas';
@@ -38,6 +39,9 @@ export async function driftOf(recordings: readonly Recording[], options: DriftOp
     differences: [...contract.differences],
     confirmations: [],
   };
+  const token = tokenClientAuth(recordings, readings['token-client-auth']!);
+  report.differences.push(...token.differences);
+  report.confirmations.push(...token.confirmations);
   for (const treeId of treeIds(recordings)) {
     const recorded = treeFacts(recordings, treeId);
     const entry = {

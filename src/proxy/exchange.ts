@@ -1,7 +1,7 @@
 /**
  * One request and its answer as they went through `bvs-mock proxy`: a plain record, what the drift check reads and
- * what a recording keeps. Credentials are never in it: the request's headers lose `Authorization`, cookies and any
- * header naming a key, a secret or a token, and a form body its `client_secret`.
+ * what a recording keeps. Credentials are never in it: the request's `Authorization` keeps its scheme alone, cookies
+ * and any header naming a key, a secret or a token are left out, and a form body loses its `client_secret`.
  */
 export interface Exchange {
   /** The upstream's `X-Request-Id`, or the proxy's own number (`prx_000001`). */
@@ -34,10 +34,18 @@ const CREDENTIAL_FIELD = /secret|password|token|api_key|assertion/i;
 /** The mask written where a credential was. */
 export const MASKED = '(masked)';
 
-/** The headers without credentials. */
+/** Headers whose scheme is kept (`Basic (masked)`): how a client authenticated is no secret, and `drift` reads it. */
+const SCHEME_HEADER = /^(authorization|proxy-authorization)$/i;
+
+/** The headers without credentials: an `Authorization` keeps its scheme alone (`Bearer (masked)`), the others are left out. */
 export function withoutCredentials(headers: Record<string, string | undefined>): Record<string, string> {
   const kept: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !CREDENTIAL_HEADER.test(name)) kept[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const scheme = SCHEME_HEADER.test(name) ? /^([A-Za-z][\w!#$%&'*+.^`|~-]*)(\s|$)/.exec(value.trim())?.[1] : undefined;
+    if (scheme !== undefined) kept[name.toLowerCase()] = `${scheme} ${MASKED}`;
+    else if (!CREDENTIAL_HEADER.test(name)) kept[name.toLowerCase()] = value;
+  }
   return kept;
 }
 

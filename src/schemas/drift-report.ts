@@ -31,7 +31,8 @@ export const DriftReportDifference = z.strictObject({
 
 /** A choice of bvs-mock the recording bears out: the tree plays otherwise under another reading, and the recording matches bvs-mock's. */
 export const DriftConfirmation = z.strictObject({
-  tree_id: z.string(),
+  /** The tree that shows it; null for what the API exchanges show (a token request). */
+  tree_id: z.string().nullable(),
   row: z.number().int().positive(),
   choice: z.string(),
   evidence: z.string(),

@@ -168,3 +168,26 @@ test('an upstream that sends child_batches_ready again on a revalidation: the ex
   expect(listed(report)).toEqual(['event data_source_run_batch.child_batches_ready (76920415-6) row 33 child-batches-on-revalidation=again']);
   expect(report.differences[0]).toMatchObject({ bvs_mock: 'does not send it', recording: expect.stringMatching(/^sent at \d+:\d\d/) });
 });
+
+test('a token asked for with HTTP Basic alone: given by the upstream, row 69 is confirmed; refused with invalid_client, it is refuted, reading form-only', async () => {
+  const { tin, country } = scenario('happy-no-partners');
+  const given = await recordPlay({ tin, country, clientAuth: 'oauth-basic' });
+  const confirmed = await drift([given.proxy, given.listen]);
+  expect(listed(confirmed)).toEqual([]);
+  expect(confirmed.confirmations).toContainEqual(expect.objectContaining({ tree_id: null, row: 69, choice: 'token-client-auth=form-or-basic' }));
+  // The recording keeps the header's scheme alone, which is how drift knows the client used Basic.
+  expect(given.proxy.exchanges[0]!.request_headers.authorization).toBe('Basic (masked)');
+  const refused = structuredClone(given.proxy);
+  refused.exchanges[0]!.status = 401;
+  refused.exchanges[0]!.answer_body = JSON.stringify({ error: 'invalid_client', error_description: 'client authentication failed' });
+  const report = await drift([refused, given.listen]);
+  expect(report.differences.filter((d) => d.row === 69)).toEqual([
+    expect.objectContaining({
+      check: 'contract',
+      subject: 'createOAuthToken with HTTP Basic alone',
+      bvs_mock: 'answers 200 with a token',
+      recording: expect.stringMatching(/^answered 401 invalid_client \(\w+\)$/),
+      reading: { name: 'token-client-auth', value: 'form-only' },
+    }),
+  ]);
+});
