@@ -56,13 +56,30 @@ function tinOf(facts: TreeFacts, id: unknown): string | undefined {
   return entity?.tin;
 }
 
+/** The TIN of the entity an event is about, as far as its payload and the tree's facts tell. */
+function entityTin(facts: TreeFacts, event: SeenEvent): string | undefined {
+  const resource = resourceOf(event);
+  return text(resource.tin) ?? tinOf(facts, resource.entity_validation_id) ?? tinOf(facts, resource.data_source_run_batch_id) ?? tinOf(facts, resource.id);
+}
+
+/**
+ * The tree's events with those of one instant grouped by entity, each entity's in the order sent: two entities' events
+ * due at the same instant have no order of their own (two timers due at once; the relay checks the rules that order
+ * one entity's events after another's), so only each entity's own order is compared.
+ */
+function canonical(facts: TreeFacts): TreeFacts {
+  const keyed = facts.events.map((event, index) => ({ event, index, tin: entityTin(facts, event) ?? '' }));
+  keyed.sort((a, b) => a.event.at - b.event.at || (a.tin < b.tin ? -1 : a.tin > b.tin ? 1 : 0) || a.index - b.index);
+  return { ...facts, events: keyed.map((item) => item.event) };
+}
+
 /**
  * What an event is about, the same in a recording and in bvs-mock's play though their ids differ: the entity's TIN,
  * and the run's type, the request's status, the item's name or the reviewer where the type has one.
  */
 function subjectOf(facts: TreeFacts, event: SeenEvent): string {
   const resource = resourceOf(event);
-  const tin = text(resource.tin) ?? tinOf(facts, resource.entity_validation_id) ?? tinOf(facts, resource.data_source_run_batch_id) ?? tinOf(facts, resource.id);
+  const tin = entityTin(facts, event);
   const parts: Array<string | undefined> = [tin];
   if (event.type === 'data_source_run_batch.data_source_run.ready') parts.push(text(resource.type));
   else if (event.type === 'information_request.status_updated') parts.push(text(resource.name), text(resource.status));
@@ -125,10 +142,12 @@ function startOf(facts: TreeFacts): number {
 
 /**
  * Compares a recorded tree with bvs-mock's play of it: which events each sent (by type and what they are about),
- * in which order, at which offset from the create (a difference beyond `toleranceMs`), and the fields of each pair
+ * in which order (each entity's own, at one instant), at which offset from the create (a difference beyond `toleranceMs`), and the fields of each pair
  * of events that match (a field one sends and the other does not, once per event type and path).
  */
-export function compareTrees(recorded: TreeFacts, played: TreeFacts, toleranceMs: number): TreeDifference[] {
+export function compareTrees(recordedTree: TreeFacts, playedTree: TreeFacts, toleranceMs: number): TreeDifference[] {
+  const recorded = canonical(recordedTree);
+  const played = canonical(playedTree);
   const differences: TreeDifference[] = [];
   const recordedKeys = recorded.events.map((event) => subjectOf(recorded, event));
   const playedKeys = played.events.map((event) => subjectOf(played, event));

@@ -1,3 +1,4 @@
+import { PRESIGNED_URL_LIFETIME_MS } from '../reports/url-signer';
 import type { Recording } from '../schemas';
 
 /** A batch as the service last showed it. */
@@ -201,9 +202,20 @@ function ownInstant(event: SeenEvent): number | undefined {
     case 'data_source_run_batch.child_batches_ready':
       // The tree completed when its last run ended: the latest change of any batch in it.
       return latest(resource, (object) => (String(object.id).startsWith('dsrb_') ? [object.updated_at] : []));
-    case 'entity_validation.stakeholder.created':
-      // Partners are discovered with batches of their own, created at that instant.
+    case 'entity_validation.formation.ready':
+      // No timestamp of its own: its legal report's URL was signed as it fired, to expire 24 hours later (spec §6 rule 2).
+      return signedAt(resource.legal_report_url);
+    case 'entity_validation.stakeholder.created': {
+      // Partners discovered by a run have batches of their own, created at that instant. Partners a formation named
+      // have none yet, and the payload no instant: it fires right before that formation (timeEvents).
+      const related = Array.isArray(resource.related_entities) ? (resource.related_entities as Json[]) : [];
+      const batched = new Set<unknown>();
+      walk(resource.data_source_run_batches, (object) => {
+        if (String(object.id).startsWith('dsrb_')) batched.add(object.entity_validation_id);
+      });
+      if (related.some((partner) => !batched.has(partner.id))) return undefined;
       return latest(resource, (object) => (String(object.id).startsWith('dsrb_') ? [object.created_at] : []));
+    }
     case 'information_request.all_items_collected':
       return collectedAt(resource);
     case 'information_request.analysis_success':
@@ -234,8 +246,11 @@ function timeEvents(facts: TreeFacts): void {
     let at = own[index];
     event.exact = at !== undefined;
     const cause = facts.events[index - 1];
+    const announced = facts.events[index + 1];
     if (at === undefined && event.type === 'information_request.status_updated' && cause !== undefined && sameChange(cause, event)) at = cause.at;
-    else if (at === undefined) {
+    else if (at === undefined && event.type === 'entity_validation.stakeholder.created' && announced !== undefined && ownFormation(event, announced))
+      at = own[index + 1];
+    if (at === undefined) {
       const nextIndex = own.findIndex((candidate, later) => later > index && candidate !== undefined);
       const next = nextIndex < 0 ? Number.POSITIVE_INFINITY : own[nextIndex]!;
       const run = event.body.data_source_run;
@@ -250,6 +265,13 @@ function timeEvents(facts: TreeFacts): void {
       if (String(object.id).startsWith('rlal_') && !facts.alertSeenAt.has(String(object.id))) facts.alertSeenAt.set(String(object.id), event.at);
     });
   });
+}
+
+/** Whether `next` is the formation.ready of the entity a stakeholder.created announced partners of (it names them first, row 24). */
+function ownFormation(event: SeenEvent, next: SeenEvent): boolean {
+  const stakeholder = event.body.stakeholder;
+  const formation = next.body.formation;
+  return next.type === 'entity_validation.formation.ready' && isObject(stakeholder) && isObject(formation) && formation.entity_validation_id === stakeholder.id;
 }
 
 /** Whether `event` (a status_updated) tells of the change `cause` made: the same request, showing the same status. */
@@ -309,4 +331,22 @@ function waitsOf(bodies: readonly unknown[]): Map<string, SeenWait> {
     });
   }
   return new Map([...waits].map(([id, { since, supplied }]) => [id, { since, supplied }]));
+}
+
+/**
+ * When a pre-signed URL was signed, from its expiry (the spec: they "expire after 24 hours"): bvs-mock's `expires`
+ * (epoch seconds), or an S3-style `X-Amz-Date` (the signing instant itself); undefined for any other URL.
+ */
+function signedAt(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  let query: URLSearchParams;
+  try {
+    query = new URL(value).searchParams;
+  } catch {
+    return undefined;
+  }
+  const expires = Number(query.get('expires') ?? NaN);
+  if (Number.isInteger(expires) && expires > 0) return expires * 1000 - PRESIGNED_URL_LIFETIME_MS;
+  const amz = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(query.get('X-Amz-Date') ?? '');
+  return amz === null ? undefined : Date.UTC(+amz[1]!, +amz[2]! - 1, +amz[3]!, +amz[4]!, +amz[5]!, +amz[6]!);
 }

@@ -1,5 +1,5 @@
 import type { Recording, ScenarioInput } from '../schemas';
-import { treeFacts, treeIds, type SeenBatch, type SeenRun, type TreeFacts } from './recording-facts';
+import { treeFacts, treeIds, type SeenBatch, type SeenEvent, type SeenRun, type TreeFacts } from './recording-facts';
 import { duration, informationRequestOf } from './recording-information-request';
 
 type EntityInput = ScenarioInput['entity'];
@@ -113,8 +113,83 @@ function outcomesOf(facts: TreeFacts, batch: SeenBatch, run: SeenRun): Outcome[]
   // A temporary error sends no event (spec §3): when a read saw one, it is written half-way, the retry after it.
   if (seen.includes('temporary_error') && outcomes.length === 0)
     outcomes.push({ temporary_error: duration(total / 2) }, { [last]: duration(total - Math.round(total / 2)) } as Outcome);
+  // Overtaken at its own instant by a run listed after it: its end was scheduled later than that run's, so it was
+  // retried (a temporary error sends no event, spec §3), at the latest at that instant.
+  else if (outcomes.length === 0 && end !== undefined && overtaken(facts, batch, run, end))
+    outcomes.push({ temporary_error: duration(total) }, { [last]: duration(0) } as Outcome);
   else outcomes.push({ [last]: duration(outcomes.length > 0 ? 0 : total) } as Outcome);
   return outcomes;
+}
+
+/**
+ * The run of a batch that discovered its partners: the one that ended as their batches began, and of several, the one
+ * whose ready came last before the `stakeholder.created` that announced them (it fires right after that run's ready,
+ * docs/fidelity.md row 24).
+ */
+function discovererOf(facts: TreeFacts, batch: SeenBatch, ends: Map<string, number | undefined>, discoveredAt: number | undefined): string | undefined {
+  const candidates = [...ends.entries()].filter(([, end]) => end !== undefined && end === discoveredAt).map(([type]) => type);
+  if (candidates.length === 0 && discoveredAt !== undefined) {
+    // The partners came with the entity's formation (it announces the stakeholders it names first, row 24): the run
+    // that discovers them ended no earlier; the last to end is one.
+    const formation = facts.events.find(
+      (event) =>
+        event.type === 'entity_validation.formation.ready' &&
+        (event.body.formation as { entity_validation_id?: unknown } | undefined)?.entity_validation_id === batch.entity_validation_id,
+    );
+    if (formation?.at !== discoveredAt) return undefined;
+    return [...ends.entries()].filter(([, end]) => end !== undefined && end >= discoveredAt).sort((a, b) => b[1]! - a[1]!)[0]?.[0];
+  }
+  if (candidates.length < 2) return candidates[0];
+  const announced = facts.events.findIndex(
+    // Its payload is the validation the partners were added to, theirs listed in its related_entities.
+    (event) =>
+      event.type === 'entity_validation.stakeholder.created' && (event.body.stakeholder as { id?: unknown } | undefined)?.id === batch.entity_validation_id,
+  );
+  const readyAt = (type: string) => {
+    const run = batch.data_source_runs.find((candidate) => candidate.type === type);
+    return facts.events.findIndex(
+      (event, index) =>
+        (announced < 0 || index < announced) &&
+        event.type === 'data_source_run_batch.data_source_run.ready' &&
+        (event.body.data_source_run as { id?: string })?.id === run?.id,
+    );
+  };
+  return [...candidates].sort((a, b) => readyAt(b) - readyAt(a))[0];
+}
+
+/**
+ * Whether `run` was overtaken at its own instant `end`: another run's ready, or its entity's formation, came before its
+ * own at that instant, though `run`'s end, had it been its one outcome, was scheduled first (its batch began earlier,
+ * or at the same instant with `run` listed first in it or its batch listed first among its parent's children; the
+ * formation is scheduled when its source run ends, after the batch began). The service fires what was
+ * scheduled first first, so `run` was rescheduled. Runs seen retried are left out as the other.
+ */
+function overtaken(facts: TreeFacts, batch: SeenBatch, run: SeenRun, end: number): boolean {
+  const readyOf = (event: SeenEvent) =>
+    event.type === 'data_source_run_batch.data_source_run.ready'
+      ? (event.body.data_source_run as { id?: string; data_source_run_batch_id?: string })
+      : undefined;
+  const mine = facts.events.findIndex((event) => readyOf(event)?.id === run.id);
+  if (mine < 0) return false;
+  const began = Date.parse(batch.created_at);
+  const position = (of: SeenBatch) => facts.batches.get(of.parent_batch_id ?? '')?.child_batches.findIndex((child) => child.id === of.id) ?? -1;
+  return facts.events.slice(0, mine).some((event) => {
+    // The entity's own formation was scheduled when its source run ended, after the batch began: later than `run`'s end.
+    if (event.type === 'entity_validation.formation.ready' && event.at === end)
+      return (event.body.formation as { entity_validation_id?: unknown } | undefined)?.entity_validation_id === batch.entity_validation_id;
+    const other = readyOf(event);
+    if (other === undefined || event.at !== end || (facts.statuses.get(other.id ?? '') ?? []).includes('temporary_error')) return false;
+    const otherBatch = facts.batches.get(other.data_source_run_batch_id ?? '');
+    if (otherBatch === undefined) return false;
+    const otherBegan = Date.parse(otherBatch.created_at);
+    if (began !== otherBegan) return began < otherBegan;
+    if (otherBatch.id === batch.id)
+      return (
+        otherBatch.data_source_runs.findIndex((candidate) => candidate.id === other.id) >
+        otherBatch.data_source_runs.findIndex((candidate) => candidate.id === run.id)
+      );
+    return otherBatch.parent_batch_id === batch.parent_batch_id && position(otherBatch) > position(batch);
+  });
 }
 
 /** The entity of a batch, with its runs, alerts and the partners of its child batches, nested. */
@@ -132,7 +207,7 @@ function entityOf(facts: TreeFacts, batch: SeenBatch, parentCountry: string | nu
   const children = batch.child_batches.map((child) => facts.batches.get(child.id)).filter((child): child is SeenBatch => child !== undefined);
   const partners = children.map((child) => entityOf(facts, child, parentCountry ?? seen.country) as PartnerInput);
   const discoveredAt = children.length === 0 ? undefined : Math.min(...children.map((child) => Date.parse(child.created_at)));
-  const discoverer = [...ends.entries()].find(([, end]) => end !== undefined && end === discoveredAt)?.[0];
+  const discoverer = discovererOf(facts, batch, ends, discoveredAt);
   const formation = formationOf(facts, batch.entity_validation_id, ends, discoverer);
   const fullName = [seen.name, seen.surname].filter((part) => part !== '').join(' ');
   const entity: Record<string, unknown> = {
@@ -153,6 +228,31 @@ function entityOf(facts: TreeFacts, batch: SeenBatch, parentCountry: string | nu
 }
 
 /**
+ * Where the source run of an event timed `ready_after` it must have ended, from the runs that ended at the same
+ * instant: the service fires what was scheduled first first, and a run's end was scheduled when its batch began. A
+ * run's ready at that instant sent after the event was scheduled later than the event's source run ended (the upper
+ * bound, exclusive); one sent before it, no later (the lower bound). Runs that were retried are left out: their last
+ * step was scheduled when a read may not have shown.
+ */
+function scheduledAround(facts: TreeFacts, event: SeenEvent): [after: number, before: number] {
+  let after = Number.POSITIVE_INFINITY;
+  let before = Number.NEGATIVE_INFINITY;
+  const index = facts.events.indexOf(event);
+  facts.events.forEach((other, at) => {
+    if (other.at !== event.at || other.type !== 'data_source_run_batch.data_source_run.ready') return;
+    const run = other.body.data_source_run as { id?: string; data_source_run_batch_id?: string } | undefined;
+    if ((facts.statuses.get(run?.id ?? '') ?? []).includes('temporary_error')) return;
+    const batch = facts.batches.get(run?.data_source_run_batch_id ?? '');
+    const seen = batch?.data_source_runs.find((candidate) => candidate.id === run?.id);
+    if (batch === undefined || seen === undefined || overtaken(facts, batch, seen, other.at)) return;
+    const began = Date.parse(batch.created_at);
+    if (at > index) after = Math.min(after, began);
+    else if (at < index) before = Math.max(before, began);
+  });
+  return [after, before];
+}
+
+/**
  * The formation of an entity, from its `formation.ready` event: the societary data as sent, read after the run that
  * discovers the partners (else the last run to succeed before it), `ready_after` the time between.
  */
@@ -169,11 +269,22 @@ function formationOf(
   );
   if (event === undefined) return undefined;
   const sent = event.body.formation as Record<string, unknown>;
-  const discovered = discoverer === undefined ? undefined : ends.get(discoverer);
+  const [after, before] = scheduledAround(facts, event);
+  const batch = facts.batches.get(String(sent.data_source_run_batch_id));
+  const index = facts.events.indexOf(event);
+  const readyIndex = (type: string) => {
+    const run = batch?.data_source_runs.find((candidate) => candidate.type === type);
+    return facts.events.findIndex((other) => run !== undefined && (other.body.data_source_run as { id?: string } | undefined)?.id === run.id);
+  };
+  // A source that ended at the formation's own instant sent its ready first: the formation was scheduled as it ended.
+  const possible = ([type, end]: [string, number | undefined]) =>
+    end !== undefined && (end < event.at || (end === event.at && readyIndex(type) >= 0 && readyIndex(type) < index));
+  const fits = (entry: [string, number | undefined]) => possible(entry) && entry[1]! >= before && entry[1]! < after;
+  const latest = (entries: Array<[string, number | undefined]>) => entries.sort((a, b) => b[1]! - a[1]!)[0]?.[0];
   const source =
-    discovered !== undefined && discovered <= event.at
-      ? discoverer!
-      : [...ends.entries()].filter(([, end]) => end !== undefined && end <= event.at).sort((a, b) => b[1]! - a[1]!)[0]?.[0];
+    discoverer !== undefined && fits([discoverer, ends.get(discoverer)])
+      ? discoverer
+      : (latest([...ends.entries()].filter(fits)) ?? latest([...ends.entries()].filter(possible)));
   return {
     company_type: sent.company_type,
     registry: sent.registry,
