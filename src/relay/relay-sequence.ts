@@ -39,6 +39,9 @@ const asObject = (value: unknown): Json | undefined => (typeof value === 'object
 const asString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const asList = (value: unknown): Json[] => (Array.isArray(value) ? value.map(asObject).filter((item): item is Json => item !== undefined) : []);
 
+/** Ids (validations, batches, requests) the sequence check remembers at most: a few thousand trees. */
+const MAX_IDS = 200_000;
+
 /**
  * The sequence check of `bvs-mock listen`: it follows the validation trees through the events that arrive and reports
  * each order or gating rule of spec §6 that two of them break. It compares only events that both arrived (an
@@ -71,6 +74,14 @@ export class RelaySequence {
 
   /** Follows the first arrival of an event; answers the findings it makes. */
   observe(event: SeenEvent, body: unknown): RelayFinding[] {
+    // Bounded for a relay left running for days: past the bound it starts over, and a tree it hears from again reads
+    // as one it joined late (no rule held against what it missed).
+    if (this.treeOf.size > MAX_IDS) {
+      this.treeOf.clear();
+      this.trees.clear();
+      this.announced.clear();
+      this.namedFirst.clear();
+    }
     const envelope = asObject(body);
     const type = asString(envelope?.type);
     if (envelope === undefined || type === undefined) return [];

@@ -49,6 +49,9 @@ const RELAY_HEADER = 'x-bvs-mock-relay';
 /** Deliveries kept at most; the oldest go first. */
 const MAX_DELIVERIES = 10_000;
 
+/** Events whose arrivals are counted (for `attempt`): ten times the deliveries kept. */
+const MAX_ARRIVALS = 100_000;
+
 /** Headers that carry credentials: passed on to the receiver, never kept in a record. */
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
 
@@ -98,7 +101,10 @@ export class WebhookRelay {
     // The moment its body is from tells two events of one resource apart (a report asked for on demand, then the tree's own).
     const key = `${eventType}\n${resourceId}\n${eventMoment(body)}`;
     const attempt = (this.arrivals.get(key) ?? 0) + 1;
+    this.arrivals.delete(key);
     this.arrivals.set(key, attempt);
+    // Bounded for a relay left running for days: the events longest without an arrival are forgotten first.
+    if (this.arrivals.size > MAX_ARRIVALS) this.arrivals.delete(this.arrivals.keys().next().value!);
     const seen: SeenEvent = { delivery_id: id, event_type: eventType, resource_id: resourceId, arrived_at: arrivedAt };
     const treeId = this.sequence.treeIdOf(body);
     this.checkEnvelope(incoming, parsed, seen, treeId);

@@ -29,7 +29,10 @@ export const RelayedDelivery = outbound(
       .number()
       .int()
       .positive()
-      .openapi({ description: 'How many times this event (type and resource id) has arrived so far: 2 or more is a retry or a redelivery.' }),
+      .openapi({
+        description:
+          'How many times this event (its type, resource id and the instant its body is from) has arrived so far: 2 or more is a retry or a redelivery.',
+      }),
     answer: RelayAnswer,
   }),
   'RelayedDelivery',
