@@ -25,14 +25,10 @@ export const RelayedDelivery = outbound(
     headers: z.record(z.string(), z.string()).openapi({ description: 'As received, hop-by-hop headers and credentials (`authorization`, `cookie`) left out.' }),
     body: z.unknown().openapi({ description: 'The body as JSON, or as text when it is not JSON.' }),
     arrived_at: Timestamp.openapi({ description: 'Real time of arrival.' }),
-    attempt: z
-      .number()
-      .int()
-      .positive()
-      .openapi({
-        description:
-          'How many times this event (its type, resource id and the instant its body is from) has arrived so far: 2 or more is a retry or a redelivery.',
-      }),
+    attempt: z.number().int().positive().openapi({
+      description:
+        'How many times this event (its type, resource id and the instant its body is from) has arrived so far: 2 or more is a retry or a redelivery.',
+    }),
     answer: RelayAnswer,
   }),
   'RelayedDelivery',

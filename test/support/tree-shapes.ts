@@ -62,4 +62,3 @@ export function entityOf(node: Shape, next: () => string): EntityInput & Partner
         }),
   };
 }
-
