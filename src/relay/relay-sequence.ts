@@ -72,6 +72,11 @@ export class RelaySequence {
     return named === null ? null : this.rootOf(named);
   }
 
+  /** The tree an id belongs to now: itself, until an event tells which tree it is of. */
+  treeOfId(id: string): string {
+    return this.rootOf(id);
+  }
+
   /** Follows the first arrival of an event; answers the findings it makes. */
   observe(event: SeenEvent, body: unknown): RelayFinding[] {
     // Bounded for a relay left running for days: past the bound it starts over, and a tree it hears from again reads
@@ -106,6 +111,9 @@ export class RelaySequence {
     }
     const state = this.state(tree, arrival);
     const resource = asObject(envelope[Object.keys(envelope).find((key) => key !== 'type') ?? '']) ?? {};
+    // An information request's own events name its validation: a tree its items' events opened under its id joins it.
+    const request = type.startsWith('information_request.') ? asString(resource.id) : undefined;
+    if (request?.startsWith('irq_') && this.rootOf(request) !== tree) this.merge(request, tree, state);
     if (type === 'data_source_run_batch.data_source_run.ready') this.runReady(event, resource, tree, state, find);
     else if (type === 'data_source_run_batch.ready') this.batchReady(event, resource, tree, state, find);
     else if (type === 'data_source_run_batch.child_batches_ready') this.childBatchesReady(event, resource, tree, state, find);

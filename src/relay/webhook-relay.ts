@@ -142,7 +142,13 @@ export class WebhookRelay {
 
   /** The deliveries relayed and the findings, as `GET /_mock/relay` answers them and `--report` writes them. */
   report(): RelayReport {
-    return { forward_to: this.options.forwardTo, deliveries: [...this.deliveries], findings: [...this.findings] };
+    // A tree named before its main validation was known (an item's event came first) is named by it now.
+    const tree = (id: string | null) => (id === null ? null : this.sequence.treeOfId(id));
+    return {
+      forward_to: this.options.forwardTo,
+      deliveries: this.deliveries.map((delivery) => ({ ...delivery, tree_id: tree(delivery.tree_id) })),
+      findings: this.findings.map((finding) => ({ ...finding, tree_id: tree(finding.tree_id) })),
+    };
   }
 
   private keep(delivery: RelayedDelivery): void {
