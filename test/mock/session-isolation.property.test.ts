@@ -1,14 +1,14 @@
 import fc from 'fast-check';
-import type { CoreResponse } from '../../src/api/core-types';
 import { createMock, type Mock } from '../../src/mock/create-mock';
 import { SessionAnswer } from '../../src/schemas';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
 import { BUILT_IN_SCENARIO_NAMES, HAPPY_NO_PARTNERS, HAPPY_PARTNERS, INFORMATION_REQUEST, PARTNER_DEFINITIVE_ERROR } from '../support/built-in-tins';
+import { callCore, type CoreAnswer, type CoreCall } from '../support/core-call';
 import { firstDifference } from '../support/first-difference';
 import { startSilentPort, type SilentPort } from '../support/silent-port';
 import { ScenarioLibrary } from '../../src/engine/scenarios';
 
-// Nothing one session does reaches another (issue "Sessions", docs/fidelity.md rows 114 to 118): session B
+// Nothing one session does reaches another (docs/fidelity.md rows 114 to 118): session B
 // plays a fixed script while session A, on the same server and with the same seed, does random things in
 // between (validations, clock moves and runs, resets, faults, endpoints, settings, scenarios, revalidations,
 // token requests). Everything B shows of itself afterwards, and every answer it gave on the way, is the same
@@ -31,40 +31,6 @@ const BUILT_IN_TINS = BUILT_IN_SCENARIO_NAMES.filter((name) => name !== 'large-t
   return scenario.tins?.[0] ?? scenario.entity.tin;
 });
 
-interface Call {
-  method: string;
-  path: string;
-  body?: unknown;
-  /** `Bearer <key>`; default none (control calls). */
-  bearer?: string;
-  /** A form body (the token endpoint). */
-  form?: string;
-}
-
-interface Answer {
-  status: number;
-  requestId: string | undefined;
-  text: string;
-}
-
-async function call(mock: Mock, { method, path, body, bearer, form }: Call): Promise<Answer> {
-  const [bare, query] = path.split('?');
-  const headers: Record<string, string> = {};
-  if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
-  if (form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
-  else if (body !== undefined) headers['content-type'] = 'application/json';
-  const answer: CoreResponse = await mock.core.handle({
-    method,
-    path: bare!,
-    query: new URLSearchParams(query ?? ''),
-    headers,
-    body: Buffer.from(form ?? (body === undefined ? '' : JSON.stringify(body))),
-    secure: true,
-    inProcess: true,
-  });
-  return { status: answer.status, requestId: answer.headers['x-request-id'], text: Buffer.from(answer.body).toString('utf8') };
-}
-
 function organization(name: string) {
   return {
     id: 'default',
@@ -75,7 +41,7 @@ function organization(name: string) {
 }
 
 async function startSession(mock: Mock, name: string): Promise<SessionAnswer> {
-  const made = await call(mock, {
+  const made = await callCore(mock, {
     method: 'POST',
     path: '/_mock/sessions',
     body: { label: name, seed: SEED, clock: { mode: 'manual', start_time: START }, organizations: [organization(name)] },
@@ -94,10 +60,10 @@ function scenario(name: string, tin: string, entityName: string) {
 }
 
 /** B's fixed script; `base` is its control base, `receiver` where its endpoint points. */
-function scriptOfB(base: string, receiver: string): Array<Call | ((previous: Answer[]) => Call)> {
+function scriptOfB(base: string, receiver: string): Array<CoreCall | ((previous: CoreAnswer[]) => CoreCall)> {
   const key = 'key_b';
-  const create = (tin: string, bearer = key): Call => ({ method: 'POST', path: '/api/v2/entity_validations', body: { tin, country: 'CL' }, bearer });
-  const firstValidation = (previous: Answer[]) => (JSON.parse(previous[1]!.text) as { id: string }).id;
+  const create = (tin: string, bearer = key): CoreCall => ({ method: 'POST', path: '/api/v2/entity_validations', body: { tin, country: 'CL' }, bearer });
+  const firstValidation = (previous: CoreAnswer[]) => (JSON.parse(previous[1]!.text) as { id: string }).id;
   return [
     { method: 'POST', path: `${base}/webhook_endpoints`, body: { name: 'b-hooks', url: receiver } },
     create(HAPPY_PARTNERS),
@@ -123,7 +89,7 @@ function scriptOfB(base: string, receiver: string): Array<Call | ((previous: Ans
 /** Everything B's control API shows of it, as JSON text, after its script. */
 async function stateOf(mock: Mock, base: string): Promise<Record<string, string>> {
   const read = async (path: string) => {
-    const answer = await call(mock, { method: 'GET', path: `${base}${path}` });
+    const answer = await callCore(mock, { method: 'GET', path: `${base}${path}` });
     if (answer.status !== 200) throw new Error(`GET ${base}${path}: ${answer.status} ${answer.text}`);
     return answer.text;
   };
@@ -217,7 +183,7 @@ async function actA(mock: Mock, a: PlayerA, action: ActionOfA, urls: { live: str
   const base = a.base;
   switch (action.kind) {
     case 'create': {
-      const answer = await call(mock, {
+      const answer = await callCore(mock, {
         method: 'POST',
         path: '/api/v2/entity_validations',
         body: { tin: action.tin, country: 'CL' },
@@ -227,45 +193,46 @@ async function actA(mock: Mock, a: PlayerA, action: ActionOfA, urls: { live: str
       return answer.status;
     }
     case 'advance':
-      return (await call(mock, { method: 'POST', path: `${base}/clock/advance`, body: { seconds: action.seconds } })).status;
+      return (await callCore(mock, { method: 'POST', path: `${base}/clock/advance`, body: { seconds: action.seconds } })).status;
     case 'run':
-      return (await call(mock, { method: 'POST', path: `${base}/clock/run`, body: {} })).status;
+      return (await callCore(mock, { method: 'POST', path: `${base}/clock/run`, body: {} })).status;
     case 'reset':
       a.validations = [];
       a.endpoints = [];
       a.token = undefined;
-      return (await call(mock, { method: 'POST', path: `${base}/reset`, body: {} })).status;
+      return (await callCore(mock, { method: 'POST', path: `${base}/reset`, body: {} })).status;
     case 'fault':
-      return (await call(mock, { method: 'POST', path: `${base}/faults`, body: action.fault })).status;
+      return (await callCore(mock, { method: 'POST', path: `${base}/faults`, body: action.fault })).status;
     case 'clearFaults':
-      return (await call(mock, { method: 'DELETE', path: `${base}/faults` })).status;
+      return (await callCore(mock, { method: 'DELETE', path: `${base}/faults` })).status;
     case 'addEndpoint': {
       a.endpointsAdded += 1;
       const body = action.live
         ? { name: `a-live-${a.endpointsAdded}`, url: urls.live }
         : // A dead receiver: every attempt refused, its retries spread over hours of A's clock.
           { name: `a-dead-${a.endpointsAdded}`, url: urls.dead, subscribed_events: ['data_source_run_batch.ready'] };
-      const answer = await call(mock, { method: 'POST', path: `${base}/webhook_endpoints`, body });
+      const answer = await callCore(mock, { method: 'POST', path: `${base}/webhook_endpoints`, body });
       if (answer.status === 201) a.endpoints.push((JSON.parse(answer.text) as { webhook_endpoint: { id: string } }).webhook_endpoint.id);
       return answer.status;
     }
     case 'deleteEndpoint': {
       if (a.endpoints.length === 0) return undefined;
       const [id] = a.endpoints.splice(action.pick % a.endpoints.length, 1);
-      return (await call(mock, { method: 'DELETE', path: `${base}/webhook_endpoints/${id}` })).status;
+      return (await callCore(mock, { method: 'DELETE', path: `${base}/webhook_endpoints/${id}` })).status;
     }
     case 'settings':
-      return (await call(mock, { method: 'PATCH', path: `${base}/organizations/default/settings`, body: { child_batches_ready: action.childBatchesReady } }))
-        .status;
+      return (
+        await callCore(mock, { method: 'PATCH', path: `${base}/organizations/default/settings`, body: { child_batches_ready: action.childBatchesReady } })
+      ).status;
     case 'scenario':
-      return (await call(mock, { method: 'POST', path: `${base}/scenarios`, body: scenario(action.name, action.tin, `Solo A ${action.name}`) })).status;
+      return (await callCore(mock, { method: 'POST', path: `${base}/scenarios`, body: scenario(action.name, action.tin, `Solo A ${action.name}`) })).status;
     case 'revalidate': {
       if (a.validations.length === 0) return undefined;
       const id = a.validations[action.pick % a.validations.length];
-      return (await call(mock, { method: 'POST', path: `${base}/entity_validations/${id}/revalidate`, body: {} })).status;
+      return (await callCore(mock, { method: 'POST', path: `${base}/entity_validations/${id}/revalidate`, body: {} })).status;
     }
     case 'token': {
-      const answer = await call(mock, {
+      const answer = await callCore(mock, {
         method: 'POST',
         path: '/oauth/token',
         form: 'grant_type=client_credentials&client_id=client_a&client_secret=secret_a',
@@ -280,7 +247,7 @@ async function actA(mock: Mock, a: PlayerA, action: ActionOfA, urls: { live: str
 const deliveriesOfA = { succeeded: 0, refusedAttempts: 0 };
 
 async function tallyDeliveriesOfA(mock: Mock, base: string): Promise<void> {
-  const page = JSON.parse((await call(mock, { method: 'GET', path: `${base}/events?limit=1000` })).text) as {
+  const page = JSON.parse((await callCore(mock, { method: 'GET', path: `${base}/events?limit=1000` })).text) as {
     events: Array<{ status: string; attempts: Array<{ error: string | null }> }>;
   };
   for (const event of page.events) {
@@ -297,7 +264,7 @@ function makeMock(): Mock {
 async function runB(
   mock: Mock,
   receiver: string,
-  options: { a?: { dead: string; before: ActionOfA[][] }; meddle?: (base: string) => Call } = {},
+  options: { a?: { dead: string; before: ActionOfA[][] }; meddle?: (base: string) => CoreCall } = {},
 ): Promise<string> {
   let a: PlayerA | undefined;
   if (options.a !== undefined) {
@@ -305,15 +272,15 @@ async function runB(
     a = { base: made.control_base, validations: [], endpoints: [], token: undefined, endpointsAdded: 0 };
   }
   const b = await startSession(mock, 'b');
-  const answers: Answer[] = [];
+  const answers: CoreAnswer[] = [];
   const steps = scriptOfB(b.control_base, receiver);
   for (const [index, step] of steps.entries()) {
     for (const action of options.a?.before[index] ?? []) await playA(mock, a!, action, { live: receiver, dead: options.a!.dead });
-    answers.push(await call(mock, typeof step === 'function' ? step(answers) : step));
+    answers.push(await callCore(mock, typeof step === 'function' ? step(answers) : step));
   }
   for (const action of options.a?.before[steps.length] ?? []) await playA(mock, a!, action, { live: receiver, dead: options.a!.dead });
   if (a !== undefined) await tallyDeliveriesOfA(mock, a.base);
-  if (options.meddle !== undefined) await call(mock, options.meddle(b.control_base));
+  if (options.meddle !== undefined) await callCore(mock, options.meddle(b.control_base));
   const state = await stateOf(mock, b.control_base);
   return normalized({ answers, state }, b.id);
 }
@@ -346,7 +313,7 @@ test('B alone plays its script the same way twice, and the script reaches what t
   } finally {
     mock.dispose();
   }
-  const { answers, state } = JSON.parse(alone) as { answers: Answer[]; state: Record<string, unknown> };
+  const { answers, state } = JSON.parse(alone) as { answers: CoreAnswer[]; state: Record<string, unknown> };
   // Not vacuous: B created validations (one refused by its own fault), delivered events and has a report.
   expect(answers.map((answer) => answer.status)).toEqual([201, 201, 200, 200, 201, 201, 503, 201, 200, 201, 201, 200, 202, 200, 201, 201, 200, 200]);
   const events = state['/events'] as { events: Array<{ status: string }> };

@@ -1,5 +1,5 @@
-import type { CoreResponse } from '../../src/api/core-types';
 import { createMock, mockParts, type Mock } from '../../src/mock/create-mock';
+import { callCore } from '../support/core-call';
 import { systemTime } from '../../src/wall';
 import { createWorld, type World } from '../../src/world/world';
 import { snapshotWorld } from '../../src/world/world-snapshot';
@@ -17,17 +17,7 @@ afterEach(() => {
 });
 
 async function call(mock: Mock, method: string, path: string, body?: unknown, form?: string): Promise<number> {
-  const contentType = form !== undefined ? 'application/x-www-form-urlencoded' : 'application/json';
-  const answer: CoreResponse = await mock.core.handle({
-    method,
-    path,
-    query: new URLSearchParams(),
-    headers: { authorization: 'Bearer test_key_default', ...(body === undefined && form === undefined ? {} : { 'content-type': contentType }) },
-    body: Buffer.from(form ?? (body === undefined ? '' : JSON.stringify(body))),
-    secure: true,
-    inProcess: true,
-  });
-  return answer.status;
+  return (await callCore(mock, { method, path, body, form, bearer: 'test_key_default' })).status;
 }
 
 it('a restored world snapshots to the same document as the world it was taken from', async () => {

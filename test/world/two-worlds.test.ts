@@ -1,6 +1,6 @@
 import { mockParts } from '../../src/mock/create-mock';
+import { callCore } from '../support/core-call';
 import { createMock, type Mock } from '../../src/mock/create-mock';
-import type { CoreResponse } from '../../src/api/core-types';
 import { HAPPY_PARTNERS } from '../support/built-in-tins';
 
 // A world is a value: everything one simulated world owns is made by createWorld, so two mocks in one
@@ -19,17 +19,8 @@ function make(): Mock {
 }
 
 async function call(mock: Mock, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const answer: CoreResponse = await mock.core.handle({
-    method,
-    path,
-    query: new URLSearchParams(),
-    headers: { authorization: 'Bearer test_key_default', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: Buffer.from(body === undefined ? '' : JSON.stringify(body)),
-    secure: true,
-    inProcess: true,
-  });
-  const text = Buffer.from(answer.body).toString();
-  return { status: answer.status, json: text === '' ? undefined : JSON.parse(text) };
+  const answer = await callCore(mock, { method, path, body, bearer: 'test_key_default' });
+  return { status: answer.status, json: answer.text === '' ? undefined : JSON.parse(answer.text) };
 }
 
 /** What a world shows of itself: its clock, faults, endpoints, validations and journal. */
