@@ -1,6 +1,5 @@
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { selfSignedCertificate } from '../http/self-signed-certificate';
 import type { ReceiverAuth } from '../probes/receiver-check';
 import { receiverUrl } from '../probes/receiver-url';
 import { startRelayServer, type RunningRelay } from '../http/start-relay';
@@ -10,20 +9,12 @@ import { Recorder } from '../proxy/recorder';
 import { printable } from './printable';
 import { collect, liveWriter } from './record-flags';
 import { redactPathsReadable } from './redact-flag';
-import { withListeningOptions } from './listening-options';
+import { listeningTls, withListeningOptions, type ListeningFlags } from './listening-options';
 import { controlToken, integer } from './serve-flag-values';
-import { readPem } from './serve-flags';
 
-interface ListenFlags {
+interface ListenFlags extends ListeningFlags {
   forwardTo?: string;
   auth?: ReceiverAuth;
-  port: number;
-  host: string;
-  http: boolean;
-  tlsCert?: string;
-  tlsKey?: string;
-  tlsHostnames: string[];
-  writeCertificate?: string;
   controlToken?: string;
   report?: string;
   timeout: number;
@@ -48,7 +39,6 @@ export function listenCommand(): Command {
     )
     .addOption(new Option('--forward-to <url>', 'required: the local receiver each delivery is forwarded to'))
     .addOption(new Option('--auth <auth>', 'required: what the service authorizes each delivery with: none, secret:S or legacy:T').argParser(parseReceiverAuth))
-    .addOption(new Option('--write-certificate <file>', 'write the certificate served (PEM) to FILE on start'))
     .addOption(
       new Option('--control-token <token>', `require Authorization: Bearer <token> on GET ${RELAY_REPORT_PATH}`)
         .env('BVS_MOCK_CONTROL_TOKEN')
@@ -74,15 +64,7 @@ async function listen(flags: ListenFlags): Promise<void> {
   const target = receiverUrl(flags.forwardTo, 'tester');
   if (!target.ok) throw new Error(`--forward-to: ${target.message}`);
   if (flags.auth === undefined) throw new Error(AUTH_REQUIRED);
-  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined))
-    throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate');
-  if (flags.http && (flags.tlsCert !== undefined || flags.writeCertificate !== undefined))
-    throw new Error('--http serves plain HTTP, so --tls-cert, --tls-key and --write-certificate have no use with it');
-  const tls = flags.http
-    ? null
-    : flags.tlsCert !== undefined
-      ? { cert: readPem(flags.tlsCert, '--tls-cert'), key: readPem(flags.tlsKey!, '--tls-key') }
-      : await selfSignedCertificate([flags.host, ...flags.tlsHostnames]);
+  const tls = await listeningTls(flags);
   const recorder = flags.record === undefined ? undefined : new Recorder({ source: 'listen', peer: printable(target.url), redact: flags.redact });
   const live = recorder === undefined ? undefined : liveWriter(recorder, flags.record!);
   let running: RunningRelay;

@@ -1,26 +1,19 @@
 import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { Command, Option } from 'commander';
-import { readRegularFile } from '../files/read-regular-file';
 import { startProxy, type StartedProxy } from '../http/start-proxy';
 import { driftFormatOf, renderDrift } from '../proxy/drift-report';
 import { Recorder } from '../proxy/recorder';
 import { collect, liveWriter } from './record-flags';
 import { redactPathsReadable } from './redact-flag';
-import { withListeningOptions } from './listening-options';
+import { listeningTls, withListeningOptions, type ListeningFlags } from './listening-options';
+import { readPem } from './serve-flags';
 import { controlToken, integer } from './serve-flag-values';
 
 /** Options of `bvs-mock proxy`, after flags and environment variables are read. */
-interface ProxyFlags {
+interface ProxyFlags extends ListeningFlags {
   upstream: string;
   upstreamCa?: string;
-  port: number;
-  host: string;
-  http: boolean;
-  tlsCert?: string;
-  tlsKey?: string;
-  tlsHostnames: string[];
-  writeCertificate?: string;
   controlToken?: string;
   report?: string;
   reportFormat?: 'json' | 'markdown' | 'junit';
@@ -46,7 +39,6 @@ export function proxyCommand(): Command {
         .env('BVS_MOCK_CONTROL_TOKEN')
         .argParser(controlToken),
     )
-    .addOption(new Option('--write-certificate <file>', 'write the certificate served (PEM) to FILE on start, for clients to trust'))
     .addOption(new Option('--report <file>', 'write the drift to this file when the proxy stops (SIGINT, SIGTERM)').env('BVS_MOCK_REPORT'))
     .addOption(
       new Option('--report-format <format>', 'json, markdown or junit (default: from the extension of --report: .md, .xml, else JSON)').choices([
@@ -106,27 +98,18 @@ function unreachable(url: URL): Promise<string | undefined> {
 }
 
 async function runProxy(flags: ProxyFlags, upstream: URL): Promise<void> {
-  const read = (file: string, flag: string) => {
-    const read = readRegularFile({ file, limit: 1024 * 1024, expected: 'a PEM file', whenTooLarge: `check that ${flag} names a PEM file` });
-    if (!read.ok) throw new Error(`${flag} ${file}: ${read.message}`);
-    return read.text;
-  };
-  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined))
-    throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate');
-  if (flags.http && flags.writeCertificate !== undefined) throw new Error('--http serves plain HTTP, so there is no certificate for --write-certificate');
-  const tls = flags.tlsCert === undefined ? undefined : { cert: read(flags.tlsCert, '--tls-cert'), key: read(flags.tlsKey!, '--tls-key') };
+  const tls = await listeningTls(flags);
   const recorder = flags.record === undefined ? undefined : new Recorder({ source: 'proxy', peer: upstream.origin, redact: flags.redact });
   const live = recorder === undefined ? undefined : liveWriter(recorder, flags.record!);
   let proxy: StartedProxy;
   try {
     proxy = await startProxy({
       upstream,
-      upstreamCa: flags.upstreamCa === undefined ? undefined : read(flags.upstreamCa, '--upstream-ca'),
+      upstreamCa: flags.upstreamCa === undefined ? undefined : readPem(flags.upstreamCa, '--upstream-ca'),
       port: flags.port,
       host: flags.host,
       http: flags.http,
-      tls,
-      tlsHostnames: flags.tlsHostnames,
+      tls: tls ?? undefined,
       controlToken: flags.controlToken ?? null,
       slowAnswerMs: flags.slowMs,
       onExchange:
@@ -142,7 +125,7 @@ async function runProxy(flags: ProxyFlags, upstream: URL): Promise<void> {
       throw new Error(`port ${flags.port} on ${flags.host} is in use; choose another with --port`, { cause: error });
     throw error;
   }
-  if (flags.writeCertificate !== undefined && proxy.certificate !== null) writeFileSync(flags.writeCertificate, proxy.certificate);
+  if (flags.writeCertificate !== undefined && tls !== null) writeFileSync(flags.writeCertificate, tls.cert);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
