@@ -1,7 +1,6 @@
 import { startServer, type StartedServer } from '../../src/http';
 import { startProxy, type StartedProxy } from '../../src/http/start-proxy';
-import { startRelayServer, type RunningRelay } from '../../src/http/start-relay';
-import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
+import { startPlainRelay } from '../support/relay-kit';
 
 // The dashboard as `bvs-mock proxy` and `bvs-mock listen` serve it, at serve's paths (/_mock/ and its assets), the page
 // naming the tool that serves it (the proxy answers it itself: the upstream's page would say serve), so the app shows
@@ -9,29 +8,16 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
 
 let upstream: StartedServer;
 let proxy: StartedProxy;
-let receiver: WebhookReceiver;
-let relay: RunningRelay;
+let listen: Awaited<ReturnType<typeof startPlainRelay>>;
 
 beforeAll(async () => {
   upstream = await startServer({ http: true, port: 0, clock: 'manual' });
   proxy = await startProxy({ upstream: new URL(upstream.url), http: true, port: 0, controlToken: 'proxy-token-0123456789' });
-  receiver = await startWebhookReceiver();
-  relay = await startRelayServer({
-    host: '127.0.0.1',
-    port: 0,
-    tls: null,
-    forwardTo: receiver.url,
-    auth: { kind: 'none' },
-    timeoutMs: 5_000,
-    insecureTls: false,
-    strict: false,
-    controlToken: 'relay-token-0123456789',
-  });
+  listen = await startPlainRelay({ controlToken: 'relay-token-0123456789' });
 });
 
 afterAll(async () => {
-  await relay?.close();
-  await receiver?.close();
+  await listen?.close();
   await proxy?.close();
   await upstream?.close();
 });
@@ -40,7 +26,7 @@ const tools = () =>
   [
     ['serve', upstream.url],
     ['proxy', proxy.url],
-    ['listen', relay.url],
+    ['listen', listen.relay.url],
   ] as const;
 
 test.each(['serve', 'proxy', 'listen'])(
@@ -71,8 +57,8 @@ test.each(['serve', 'proxy', 'listen'])(
 test("proxy and listen keep their reports behind their control token, the page being public as serve's is", async () => {
   expect((await fetch(`${proxy.url}/_mock/drift`)).status).toBe(401);
   expect((await fetch(`${proxy.url}/_mock/drift`, { headers: { authorization: 'Bearer proxy-token-0123456789' } })).status).toBe(200);
-  expect((await fetch(`${relay.url}/_mock/relay`)).status).toBe(401);
-  expect((await fetch(`${relay.url}/_mock/relay`, { headers: { authorization: 'Bearer relay-token-0123456789' } })).status).toBe(200);
+  expect((await fetch(`${listen.relay.url}/_mock/relay`)).status).toBe(401);
+  expect((await fetch(`${listen.relay.url}/_mock/relay`, { headers: { authorization: 'Bearer relay-token-0123456789' } })).status).toBe(200);
   const drift = (await (await fetch(`${proxy.url}/_mock/drift`, { headers: { authorization: 'Bearer proxy-token-0123456789' } })).json()) as {
     exchanges: number;
   };

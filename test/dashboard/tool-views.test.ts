@@ -3,11 +3,10 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type StartedServer } from '../../src/http';
 import { startProxy, type StartedProxy } from '../../src/http/start-proxy';
-import { startRelayServer, type RunningRelay } from '../../src/http/start-relay';
 import { probePayloads } from '../../src/probes/probe-payloads';
-import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
 import { SCREENSHOTS, chromiumUnavailable, launchChromium } from '../support/chromium';
 import { httpClient } from '../support/https-client';
+import { startPlainRelay } from '../support/relay-kit';
 
 // The dashboard of `bvs-mock proxy` and of `bvs-mock listen`, in a real browser: what each tool finds appears on the page
 // as it happens (the page reads the report again every 2 s), and none of serve's views is there.
@@ -85,21 +84,11 @@ describeInBrowser('the dashboard of proxy and listen', () => {
   }, 90_000);
 
   test('listen: an out-of-order delivery posted to the relay appears with the rule it breaks and the deliveries involved, live', async () => {
-    let receiver: WebhookReceiver | undefined;
-    let relay: RunningRelay | undefined;
+    let listen: Awaited<ReturnType<typeof startPlainRelay>> | undefined;
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     try {
-      receiver = await startWebhookReceiver();
-      relay = await startRelayServer({
-        host: '127.0.0.1',
-        port: 0,
-        tls: null,
-        forwardTo: receiver.url,
-        auth: { kind: 'none' },
-        timeoutMs: 5_000,
-        insecureTls: false,
-        strict: false,
-      });
+      listen = await startPlainRelay();
+      const { relay } = listen;
       const page = await context.newPage();
       const problems = problemsOf(page);
       await page.goto(`${relay.url}/_mock/`);
@@ -138,8 +127,7 @@ describeInBrowser('the dashboard of proxy and listen', () => {
       expect(problems).toEqual([]);
     } finally {
       await context.close();
-      await relay?.close();
-      await receiver?.close();
+      await listen?.close();
     }
   }, 90_000);
 });

@@ -1,7 +1,7 @@
-import { startRelayServer, type RunningRelay } from '../../src/http/start-relay';
+import type { RunningRelay } from '../../src/http/start-relay';
 import { Recorder } from '../../src/proxy/recorder';
-import { RelayReport, parseWith } from '../../src/schemas';
-import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
+import type { WebhookReceiver } from '../../src/testing';
+import { relayReport, startPlainRelay } from '../support/relay-kit';
 
 // A delivery body nested 200,000 levels deep, posted to `bvs-mock listen`: before, it was kept as JSON, and from then
 // on GET /_mock/relay answered 500 (its answer could not be written) and the recording could not be saved.
@@ -9,26 +9,13 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
 let receiver: WebhookReceiver;
 let relay: RunningRelay;
 let recorder: Recorder;
+let close: () => Promise<void>;
 
 beforeEach(async () => {
-  receiver = await startWebhookReceiver({});
-  recorder = new Recorder({ source: 'listen', peer: receiver.url });
-  relay = await startRelayServer({
-    host: '127.0.0.1',
-    port: 0,
-    tls: null,
-    forwardTo: receiver.url,
-    auth: { kind: 'none' },
-    timeoutMs: 5_000,
-    insecureTls: false,
-    strict: false,
-    onDelivery: (delivery) => recorder.addDelivery(delivery),
-  });
+  recorder = new Recorder({ source: 'listen', peer: 'the receiver' });
+  ({ relay, receiver, close } = await startPlainRelay({ onDelivery: (delivery) => recorder.addDelivery(delivery) }));
 });
-afterEach(async () => {
-  await relay.close();
-  await receiver.close();
-});
+afterEach(() => close());
 
 test('a delivery body nested deeper than any payload is relayed and kept as text with an envelope finding; the report and the recording still write', async () => {
   const depth = 200_000;
@@ -36,14 +23,12 @@ test('a delivery body nested deeper than any payload is relayed and kept as text
   const answer = await fetch(`${relay.url}/hooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   expect(answer.status).toBe(200);
   expect(receiver.received).toHaveLength(1);
-  const reportAnswer = await fetch(`${relay.url}/_mock/relay`);
-  expect(reportAnswer.status).toBe(200);
-  const report = parseWith(RelayReport, await reportAnswer.json());
-  if (!report.ok) throw new Error(JSON.stringify(report.issues));
-  expect(report.value.findings.map((finding) => [finding.kind, finding.message.slice(0, 60)])).toEqual([
+  // relayReport checks the answer is 200 and reads as the report's schema.
+  const report = await relayReport(relay);
+  expect(report.findings.map((finding) => [finding.kind, finding.message.slice(0, 60)])).toEqual([
     ['envelope', expect.stringMatching(/^the body is not JSON: at \$\.data_source_run_batch\.a\.a/)],
   ]);
-  expect(report.value.findings[0]!.message).toContain('nested more than 64 levels deep (objects and arrays), deeper than any payload of the service');
-  expect(typeof report.value.deliveries[0]!.body).toBe('string');
+  expect(report.findings[0]!.message).toContain('nested more than 64 levels deep (objects and arrays), deeper than any payload of the service');
+  expect(typeof report.deliveries[0]!.body).toBe('string');
   expect(JSON.stringify(recorder.recording()).length).toBeGreaterThan(depth);
 });

@@ -1,5 +1,5 @@
 import { EVENT_EXAMPLES } from '../../src/schemas';
-import { relayReport, startPlainRelay } from './relay-test-kit';
+import { relayReport, startPlainRelay } from '../support/relay-kit';
 
 // An information request whose item's event reaches the relay before any event of the request itself: the relay named
 // the tree after the request (irq_...), in its deliveries and findings, even once the request's own event told its

@@ -1,7 +1,7 @@
 import type { StartedServer } from '../../src/http';
 import type { BvsMockControl } from '../../src/testing';
 import { freePort } from '../support/free-port';
-import { createHappyPartners, relayReport, startPlainRelay, startUpstream } from './relay-test-kit';
+import { createHappyPartners, relayReport, startPlainRelay, startUpstream } from '../support/relay-kit';
 
 // A relay that was down when a tree began (started late, or restarted): the upstream's first attempts of the tree's
 // first events found nothing listening, and their retries arrive after events of the tree that fired later. The
@@ -27,7 +27,7 @@ async function treeWithRelayDown(downSeconds: number): Promise<{ control: BvsMoc
   const missed = (await started.control.allEvents({ entity_validation_id: id })).filter((event) => event.attempts.length > 0);
   expect(missed.length).toBeGreaterThan(0);
   expect(missed.every((event) => event.attempts[0]!.response_code === null)).toBe(true);
-  const relay = await startPlainRelay(port);
+  const relay = await startPlainRelay({ port });
   close = relay.close;
   return { control: started.control, id, relay };
 }
@@ -57,7 +57,7 @@ test('in a tree the relay joined late, a child_batches_ready held back past the 
   await started.control.addFault({ kind: 'delay_delivery', share: 1, seconds: 600, event_type: 'data_source_run_batch.child_batches_ready' });
   const { id } = await createHappyPartners(started.server);
   await started.control.advance(60);
-  const relay = await startPlainRelay(port);
+  const relay = await startPlainRelay({ port });
   close = relay.close;
   expect((await started.control.run()).settled).toBe(true);
   const relayed = await relayReport(relay.relay);

@@ -1,5 +1,5 @@
 import type { StartedServer } from '../../src/http';
-import { callApi, createHappyPartners, relayReport, startPlainRelay, startUpstream } from './relay-test-kit';
+import { callApi, createHappyPartners, relayReport, startPlainRelay, startUpstream } from '../support/relay-kit';
 
 // A consolidated report the client asks for while the tree still runs (§4 Other operations; bvs-mock's
 // POST /api/v2/data_source_run_batches/:id/consolidated_report): its consolidated_report_ready comes mid-tree.

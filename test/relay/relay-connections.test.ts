@@ -2,9 +2,10 @@ import { connect, type Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { connect as connectTls } from 'node:tls';
 import { selfSignedCertificate } from '../../src/http/self-signed-certificate';
-import { startRelayServer, type RelayServerOptions, type RunningRelay } from '../../src/http/start-relay';
-import { startWebhookReceiver, type WebhookReceiver } from '../../src/testing';
+import type { RelayServerOptions, RunningRelay } from '../../src/http/start-relay';
+import type { WebhookReceiver } from '../../src/testing';
 import { dribble, hold } from '../support/held-connection';
+import { startPlainRelay } from '../support/relay-kit';
 
 // `bvs-mock listen` on the node transport of `bvs-mock serve` (src/http/node-server.ts). Regression: the relay was a
 // plain node:http(s) server, with node's own limits only: a slowloris client held its socket for a minute (node's
@@ -14,29 +15,18 @@ import { dribble, hold } from '../support/held-connection';
 const TIMEOUTS = { idleMs: 600, handshakeMs: 600, headersMs: 800, requestMs: 1_200, keepAliveMs: 300 };
 
 let receiver: WebhookReceiver | undefined;
-let relay: RunningRelay | undefined;
+let close: (() => Promise<void>) | undefined;
 
 afterEach(async () => {
-  await relay?.close();
-  relay = undefined;
-  await receiver?.close();
+  await close?.();
+  close = undefined;
   receiver = undefined;
 });
 
 async function startRelay(options: Partial<RelayServerOptions> = {}): Promise<RunningRelay> {
-  receiver = await startWebhookReceiver();
-  relay = await startRelayServer({
-    host: '127.0.0.1',
-    port: 0,
-    tls: null,
-    forwardTo: receiver.url,
-    auth: { kind: 'none' },
-    timeoutMs: 5_000,
-    insecureTls: false,
-    strict: false,
-    ...options,
-  });
-  return relay;
+  const started = await startPlainRelay(options);
+  ({ receiver, close } = started);
+  return started.relay;
 }
 
 const portOf = (running: RunningRelay) => Number(new URL(running.url).port);

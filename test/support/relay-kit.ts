@@ -1,24 +1,30 @@
 import { startServer, type StartedServer } from '../../src/http';
-import { startRelayServer, type RunningRelay } from '../../src/http/start-relay';
+import { startRelayServer, type RelayServerOptions, type RunningRelay } from '../../src/http/start-relay';
 import { RelayReport, parseWith } from '../../src/schemas';
 import { connectBvsMock, startWebhookReceiver, type BvsMockControl, type WebhookReceiver } from '../../src/testing';
-import { HAPPY_PARTNERS } from '../support/built-in-tins';
+import { HAPPY_PARTNERS } from './built-in-tins';
 
 /** The default organization's API key (src/schemas/config.ts). */
 const API_KEY = 'test_key_default';
 
-/** A relay on 127.0.0.1 (`--auth none`) in front of a receiver that answers 200; `port` 0 picks one. */
-export async function startPlainRelay(port = 0): Promise<{ relay: RunningRelay; receiver: WebhookReceiver; close(): Promise<void> }> {
+/**
+ * A relay on 127.0.0.1 (plain HTTP, `--auth none`, any free port unless `options` say otherwise) in front of a
+ * receiver that answers 200; `close` stops both.
+ */
+export async function startPlainRelay(
+  options: Partial<RelayServerOptions> = {},
+): Promise<{ relay: RunningRelay; receiver: WebhookReceiver; close(): Promise<void> }> {
   const receiver = await startWebhookReceiver({});
   const relay = await startRelayServer({
     host: '127.0.0.1',
-    port,
+    port: 0,
     tls: null,
     forwardTo: receiver.url,
     auth: { kind: 'none' },
     timeoutMs: 5_000,
     insecureTls: false,
     strict: false,
+    ...options,
   });
   return {
     relay,
