@@ -1,4 +1,5 @@
 import type { ClientBehaviourFinding } from '../schemas';
+import { evidenceOf, iso, seconds } from './finding-evidence';
 import { PaceRules, type PaceRulesSnapshot } from './pace-rules';
 
 /** One API request as the observer sees it: who sent it, when (real time), and what it was answered. */
@@ -256,16 +257,4 @@ export class ClientObserver {
 /** A 5xx or a reset connection: what a client should retry with growing gaps. */
 function serverFailure(fault: ObservedRequest['fault']): boolean {
   return fault === 'internal_error' || fault === 'service_unavailable' || fault === 'reset';
-}
-
-function evidenceOf(request: ObservedRequest): ClientBehaviourFinding['evidence'][number] {
-  return { request_id: request.id, at: iso(request.wallMs), method: request.method, path: request.path, status: request.status, fault: request.fault };
-}
-
-function iso(wallMs: number): string {
-  return new Date(wallMs).toISOString();
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(3)} s`;
 }

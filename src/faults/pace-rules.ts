@@ -1,4 +1,5 @@
 import type { ClientBehaviourFinding } from '../schemas';
+import { evidenceOf, iso, seconds } from './finding-evidence';
 
 /** What the pace rules read of a request (a subset of the client observer's ObservedRequest). */
 export interface PacedRequest {
@@ -151,16 +152,4 @@ export class PaceRules {
     this.tokens.clear();
     this.reported.clear();
   }
-}
-
-function evidenceOf(request: PacedRequest): ClientBehaviourFinding['evidence'][number] {
-  return { request_id: request.id, at: iso(request.wallMs), method: request.method, path: request.path, status: request.status, fault: request.fault };
-}
-
-function iso(wallMs: number): string {
-  return new Date(wallMs).toISOString();
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(3)} s`;
 }
