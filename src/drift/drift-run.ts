@@ -77,6 +77,7 @@ export async function driftOf(recordings: readonly Recording[], options: DriftOp
     }
     entry.events_played = played.events.length;
     const differences = compareTrees(recorded, played, options.toleranceMs);
+    const keys = new Set(differences.map(differenceKey));
     const attributed = new Map<string, { name: string; value: string; row: number }>();
     for (const reading of READINGS) {
       for (const value of reading.values.filter((candidate) => candidate !== readings[reading.name])) {
@@ -84,7 +85,6 @@ export async function driftOf(recordings: readonly Recording[], options: DriftOp
         // A reading the tree does not exercise plays it the same: the recording says nothing of it.
         if (compareTrees(played, other, 0).length === 0) continue;
         const otherKeys = new Set(compareTrees(recorded, other, options.toleranceMs).map(differenceKey));
-        const keys = new Set(differences.map(differenceKey));
         const explained = [...keys].filter((key) => !otherKeys.has(key));
         const added = [...otherKeys].filter((key) => !keys.has(key));
         const choice = `${reading.name}=${readings[reading.name]}`;
